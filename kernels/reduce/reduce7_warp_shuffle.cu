@@ -1,0 +1,33 @@
+// reduce7 — warp-shuffle tree (Kepler and later).
+// The tree no longer goes through shared memory: each warp folds its 32
+// values with __shfl_down_sync (registers to registers), one value per warp
+// is parked in shared memory, and the first warp folds those. Two barriers
+// per block instead of log2(block), and no shared-memory traffic to speak of.
+#include "kernels/reduce/block_tree.cuh"
+#include "kernels/reduce/multipass.cuh"
+#include "kernels/reduce/step_registration.cuh"
+#include "kernels/reduce/thread_loads.cuh"
+
+namespace gpubench::reduce {
+namespace {
+
+template <class T, class Op>
+__global__ void reduce7_kernel(const T* in, T* out, std::int64_t n) {
+  __shared__ T warp_partials[32];
+  T v = grid_stride_pairs<T, Op>(in, n);
+  v = block_reduce_shuffle<T, Op>(v, warp_partials);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+struct Reduce7 : GridStrideTwoPass<2> {
+  template <class T, class Op>
+  static void run(const Problem& p, const Workspace& ws) {
+    run_two_pass<T>(p, ws, reduce7_kernel<T, Op>, 0);
+  }
+};
+
+}  // namespace
+}  // namespace gpubench::reduce
+
+GPUBENCH_REDUCE_STEP(reduce7, Reduce7, Ladder::modern, false,
+                     "warp-shuffle tree: registers instead of shared memory, 2 barriers")

@@ -1,0 +1,57 @@
+// Turns a step's templated implementation into a registered Step.
+//
+// An implementation is a struct with
+//   template <class T, class Op> static std::size_t scratch_bytes(const Problem&, const Workspace&);
+//   template <class T, class Op> static void run(const Problem&, const Workspace&);
+// and GPUBENCH_REDUCE_STEP instantiates both for every dtype x operator.
+#pragma once
+
+#include "kernels/reduce/ops.cuh"
+#include "kernels/reduce/reduce_step.hpp"
+
+namespace gpubench::reduce {
+
+template <class T> struct TypeTag { using type = T; };
+
+template <class F>
+decltype(auto) visit_types(DType dtype, Op op, F&& f) {
+  auto with_op = [&](auto tag) -> decltype(auto) {
+    switch (op) {
+      case Op::min: return f(tag, MinOp{});
+      case Op::max: return f(tag, MaxOp{});
+      case Op::sum: break;
+    }
+    return f(tag, SumOp{});
+  };
+  switch (dtype) {
+    case DType::f32: return with_op(TypeTag<float>{});
+    case DType::f64: return with_op(TypeTag<double>{});
+    case DType::i32: break;
+  }
+  return with_op(TypeTag<int>{});
+}
+
+template <class Impl>
+std::size_t scratch_dispatch(const Problem& p, const Workspace& ws) {
+  return visit_types(p.dtype, p.op, [&](auto tag, auto op) {
+    return Impl::template scratch_bytes<typename decltype(tag)::type, decltype(op)>(p, ws);
+  });
+}
+
+template <class Impl>
+void run_dispatch(const Problem& p, const Workspace& ws) {
+  visit_types(p.dtype, p.op, [&](auto tag, auto op) {
+    Impl::template run<typename decltype(tag)::type, decltype(op)>(p, ws);
+  });
+}
+
+}  // namespace gpubench::reduce
+
+#define GPUBENCH_REDUCE_STEP(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY)                     \
+  namespace gpubench::reduce {                                                               \
+  const Step& step_##NAME() {                                                                \
+    static const Step step{#NAME, LADDER, SUMMARY, Where::device, MODIFIES_INPUT,           \
+                           &scratch_dispatch<IMPL>, &run_dispatch<IMPL>};                    \
+    return step;                                                                             \
+  }                                                                                          \
+  }

@@ -1,0 +1,149 @@
+#include "src/cli/commands.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "src/cli/size_arg.hpp"
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/errors.hpp"
+#include "src/patterns/reduce/ladder.hpp"
+#include "src/patterns/reduce/reduce_bench.hpp"
+#include "src/report/csv_report.hpp"
+#include "src/report/json_report.hpp"
+#include "src/report/output_file.hpp"
+#include "src/report/table.hpp"
+
+namespace gpubench {
+namespace {
+
+const std::vector<std::string> kPatterns = {"reduce"};
+
+template <class E>
+E lookup(const std::map<std::string, E>& names, const std::string& key) {
+  return names.at(key);  // CLI::IsMember has already checked the key
+}
+
+struct ReduceArgs {
+  reduce::Options opts;
+  std::string n = "2^28", dtype = "int32", op = "sum";
+  std::string json_path, csv_path;
+  bool markdown = false;
+};
+
+void add_reduce(CLI::App& app, ReduceArgs& a) {
+  auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
+  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list reduce')")
+      ->capture_default_str();
+  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G")->capture_default_str();
+  cmd->add_option("--dtype", a.dtype, "Element type")
+      ->check(CLI::IsMember({"int32", "float32", "float64"}))
+      ->capture_default_str();
+  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember({"sum", "min", "max"}))->capture_default_str();
+  cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
+  cmd->add_option("--device", a.opts.device, "CUDA device index")->capture_default_str();
+  cmd->add_option("--seed", a.opts.seed, "Seed of the random input")->capture_default_str();
+  cmd->add_flag("--hot", a.opts.measure.hot, "Do not flush the L2 cache before each sample");
+  cmd->add_option("--min-samples", a.opts.measure.min_samples, "Timed samples per variant, at least")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--min-time", a.opts.measure.min_time_s, "Seconds of sampling per variant, at least")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--json", a.json_path, "Write the results as JSON (docs/json-schema.md)");
+  cmd->add_option("--csv", a.csv_path, "Write the results as CSV");
+  cmd->add_flag("--md", a.markdown, "Print the table as markdown");
+}
+
+int run_reduce(ReduceArgs& a, std::ostream& out) {
+  a.opts.n = parse_size(a.n);
+  a.opts.dtype = lookup<reduce::DType>(
+      {{"int32", reduce::DType::i32}, {"float32", reduce::DType::f32}, {"float64", reduce::DType::f64}}, a.dtype);
+  a.opts.op = lookup<reduce::Op>({{"sum", reduce::Op::sum}, {"min", reduce::Op::min}, {"max", reduce::Op::max}}, a.op);
+  reduce::select_steps(a.opts.variants);  // unknown names fail before any work
+  if (!a.json_path.empty()) check_writable(a.json_path);
+  if (!a.csv_path.empty()) check_writable(a.csv_path);
+
+  const RunReport report = reduce::run(a.opts);
+  out << (a.markdown ? format_markdown(report) : format_table(report)) << std::flush;
+  if (!a.json_path.empty()) write_atomically(a.json_path, to_json(report).dump(2) + "\n");
+  if (!a.csv_path.empty()) write_atomically(a.csv_path, format_csv(report));
+  for (const auto& r : report.results)
+    if (!r.verified) return kExitVerifyFailed;
+  return kExitOk;
+}
+
+int run_list(const std::string& pattern, std::ostream& out) {
+  if (!pattern.empty() && pattern != "reduce")
+    throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", pattern, fmt::join(kPatterns, ", ")));
+  out << "reduce: parallel reduction of n elements to one value\n";
+  for (const auto& s : reduce::ladder())
+    out << fmt::format("  {:<8}  {:<8}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
+  return kExitOk;
+}
+
+int run_info(int device, std::ostream& out) {
+  DeviceInfo d = open_device(device);
+  cudaStream_t stream;
+  GPUBENCH_CUDA(cudaStreamCreate(&stream));
+  d.copy_gbps = measure_copy_gbps(stream);
+  GPUBENCH_CUDA(cudaStreamDestroy(stream));
+  out << fmt::format(
+      "device {}: {}\n  compute capability {}.{}, {} SMs, {} threads/SM\n  L2 {} MB, memory {:.1f} GiB\n"
+      "  SM clock {} MHz, memory clock {} MHz, bus {} bits\n  theoretical DRAM bandwidth {:.0f} GB/s\n"
+      "  measured device-to-device copy {:.0f} GB/s (read + write)\n",
+      d.index, d.name, d.cc_major, d.cc_minor, d.sm_count, d.max_threads_per_sm, d.l2_bytes >> 20,
+      d.memory_bytes / double(1ull << 30), d.sm_clock_mhz, d.memory_clock_mhz, d.bus_width_bits, d.theoretical_gbps,
+      d.copy_gbps);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"gpubench: the classic GPU optimization ladders, verified and measured"};
+  app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
+  app.require_subcommand(1);
+
+  ReduceArgs reduce_args;
+  add_reduce(app, reduce_args);
+  std::string list_pattern;
+  app.add_subcommand("list", "List patterns and their ladder steps")
+      ->add_option("pattern", list_pattern, "Only this pattern");
+  int info_device = 0;
+  app.add_subcommand("info", "Describe the GPU and measure its copy bandwidth")
+      ->add_option("--device", info_device, "CUDA device index");
+
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      out << app.help();
+      return kExitOk;
+    } catch (const CLI::CallForVersion& e) {
+      out << e.what() << "\n";
+      return kExitOk;
+    } catch (const CLI::ParseError& e) {
+      throw UsageError(e.what());
+    }
+    const std::string cmd = app.get_subcommands().front()->get_name();
+    if (cmd == "reduce") return run_reduce(reduce_args, out);
+    if (cmd == "list") return run_list(list_pattern, out);
+    return run_info(info_device, out);
+  } catch (const UsageError& e) {
+    err << "gpubench: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    err << "gpubench: error: " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const CudaError& e) {
+    err << "gpubench: CUDA error: " << e.what() << "\n";
+    return kExitCudaError;
+  }
+}
+
+}  // namespace gpubench

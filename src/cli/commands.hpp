@@ -1,0 +1,13 @@
+// The gpubench command line. run_cli is main() without the process: tests
+// drive it with their own argv and streams.
+#pragma once
+
+#include <ostream>
+
+namespace gpubench {
+
+// Parses argv, runs the chosen command and returns the process exit code
+// (ExitCode in src/detail/errors.hpp). Errors become one line on `err`.
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace gpubench

@@ -1,0 +1,63 @@
+#include "src/cli/size_arg.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr std::int64_t kMax = std::int64_t(1) << 62;
+
+[[noreturn]] void bad(const std::string& text, const char* why) {
+  throw UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why));
+}
+
+// Digits only, no sign, no overflow past kMax.
+std::int64_t parse_digits(const std::string& digits, const std::string& text) {
+  if (digits.empty()) bad(text, "not a number");
+  std::int64_t v = 0;
+  for (char c : digits) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) bad(text, "not a number");
+    v = v * 10 + (c - '0');
+    if (v > kMax) bad(text, "too large");
+  }
+  return v;
+}
+
+}  // namespace
+
+std::int64_t parse_size(const std::string& text) {
+  std::int64_t value = 0;
+  if (const auto caret = text.find('^'); caret != std::string::npos) {
+    const std::int64_t base = parse_digits(text.substr(0, caret), text);
+    const std::int64_t exp = parse_digits(text.substr(caret + 1), text);
+    value = 1;
+    for (std::int64_t i = 0; i < exp; ++i) {
+      if (base != 0 && value > kMax / base) bad(text, "too large");
+      value *= base;
+    }
+  } else {
+    std::string digits = text;
+    int shift = 0;
+    if (!digits.empty()) {
+      switch (std::toupper(static_cast<unsigned char>(digits.back()))) {
+        case 'K': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        default: break;
+      }
+      if (shift) digits.pop_back();
+    }
+    value = parse_digits(digits, text);
+    if (value > (kMax >> shift)) bad(text, "too large");
+    value <<= shift;
+  }
+  if (value < 1) bad(text, "must be at least 1");
+  return value;
+}
+
+}  // namespace gpubench

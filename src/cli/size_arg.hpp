@@ -1,0 +1,14 @@
+// Problem sizes as users write them: 4194304, 4M, 2^22, 1G, 16K.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpubench {
+
+// Binary suffixes (K = 2^10, M = 2^20, G = 2^30), a power "B^E", or a plain
+// integer. Throws UsageError for anything else, for values below 1 and for
+// values past 2^62.
+std::int64_t parse_size(const std::string& text);
+
+}  // namespace gpubench

@@ -1,0 +1,33 @@
+// Every CUDA runtime call goes through GPUBENCH_CUDA; every launch is followed
+// by GPUBENCH_CHECK_LAUNCH. A failure becomes a CudaError naming the call site.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace gpubench {
+
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(cudaError_t code, const char* what_call, const char* file, int line)
+      : std::runtime_error(std::string(what_call) + " failed at " + file + ":" +
+                           std::to_string(line) + ": " + cudaGetErrorName(code) +
+                           " (" + cudaGetErrorString(code) + ")"),
+        code_(code) {}
+  cudaError_t code() const { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+inline void cuda_check(cudaError_t code, const char* what_call, const char* file, int line) {
+  if (code != cudaSuccess) throw CudaError(code, what_call, file, line);
+}
+
+}  // namespace gpubench
+
+#define GPUBENCH_CUDA(call) ::gpubench::cuda_check((call), #call, __FILE__, __LINE__)
+#define GPUBENCH_CHECK_LAUNCH() \
+  ::gpubench::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

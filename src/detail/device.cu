@@ -1,0 +1,73 @@
+#include "src/detail/device.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device_buffer.hpp"
+#include "src/detail/errors.hpp"
+#include "src/detail/gpu_timer.hpp"
+#include "src/detail/stats.hpp"
+
+namespace gpubench {
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no driver / no device" error
+    return 0;
+  }
+  return count;
+}
+
+DeviceInfo open_device(int index) {
+  const int count = cuda_device_count();
+  if (count == 0) throw NoDeviceError("no CUDA device found (this command needs an NVIDIA GPU and its driver)");
+  if (index < 0 || index >= count)
+    throw UsageError(fmt::format("--device {}: no such device; valid: 0..{}", index, count - 1));
+  GPUBENCH_CUDA(cudaSetDevice(index));
+
+  cudaDeviceProp prop{};
+  GPUBENCH_CUDA(cudaGetDeviceProperties(&prop, index));
+  auto attr = [index](cudaDeviceAttr a) {
+    int v = 0;
+    GPUBENCH_CUDA(cudaDeviceGetAttribute(&v, a, index));
+    return v;
+  };
+  DeviceInfo d;
+  d.index = index;
+  d.name = prop.name;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.sm_count = prop.multiProcessorCount;
+  d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  d.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  d.memory_bytes = prop.totalGlobalMem;
+  d.sm_clock_mhz = attr(cudaDevAttrClockRate) / 1000;
+  d.memory_clock_mhz = attr(cudaDevAttrMemoryClockRate) / 1000;
+  d.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
+  d.theoretical_gbps = 2.0 * attr(cudaDevAttrMemoryClockRate) * 1e3 * (d.bus_width_bits / 8.0) / 1e9;
+  return d;
+}
+
+std::size_t device_free_bytes() {
+  std::size_t free = 0, total = 0;
+  GPUBENCH_CUDA(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
+double measure_copy_gbps(cudaStream_t stream) {
+  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, device_free_bytes() / 4);
+  DeviceBuffer src(bytes), dst(bytes);
+  GPUBENCH_CUDA(cudaMemsetAsync(src.get(), 1, bytes, stream));
+  GpuTimer timer(stream, 0);  // 1 GiB buffers are far larger than any L2
+  auto copy = [&] { GPUBENCH_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream)); };
+  timer.time(nullptr, copy);  // warm-up
+  std::vector<double> ms;
+  for (int i = 0; i < 10; ++i) ms.push_back(timer.time(nullptr, copy));
+  return 2.0 * bytes / (summarize(ms).median_ms * 1e-3) / 1e9;
+}
+
+}  // namespace gpubench

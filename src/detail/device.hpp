@@ -1,0 +1,40 @@
+// The GPU a run uses: what it is, its ceilings, and the stream work goes on.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace gpubench {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t memory_bytes = 0;
+  int sm_clock_mhz = 0;      // maximum SM clock
+  int memory_clock_mhz = 0;  // maximum memory clock
+  int bus_width_bits = 0;
+  double theoretical_gbps = 0;  // 2 (double data rate) x memory clock x bus width
+  double copy_gbps = 0;         // measured device-to-device copy, bytes read + written
+};
+
+// Number of CUDA devices, 0 when there is no driver or no GPU.
+int cuda_device_count();
+
+// Makes `index` current and reads its properties. Throws NoDeviceError when
+// there is no device and UsageError when `index` is not one of them.
+DeviceInfo open_device(int index);
+
+// Median bandwidth of cudaMemcpyAsync between two device buffers (bytes read
+// plus bytes written over time), with buffers of up to 1 GiB each.
+double measure_copy_gbps(cudaStream_t stream);
+
+// Free device memory on the current device.
+std::size_t device_free_bytes();
+
+}  // namespace gpubench

@@ -1,0 +1,31 @@
+// Times one sample of device work with CUDA events: untimed preparation (an
+// input restore, an output poison), an optional L2 flush, then the timed body.
+#pragma once
+
+#include <functional>
+
+#include <cuda_runtime_api.h>
+
+#include "src/detail/device_buffer.hpp"
+
+namespace gpubench {
+
+class GpuTimer {
+ public:
+  // flush_bytes > 0: before each sample, read a buffer that large so no input
+  // is left in L2 (a cold-cache measurement); 0: hot runs.
+  GpuTimer(cudaStream_t stream, std::size_t flush_bytes);
+  ~GpuTimer();
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+
+  // Milliseconds between the events around body().
+  double time(const std::function<void()>& prepare, const std::function<void()>& body);
+
+ private:
+  cudaStream_t stream_;
+  DeviceBuffer flush_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace gpubench

@@ -1,0 +1,130 @@
+#include "src/patterns/reduce/host_reduce.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/detail/parallel.hpp"
+
+namespace gpubench::reduce {
+namespace {
+
+// SplitMix64: a counter-based generator, so element i depends only on (seed, i).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+template <class T>
+void fill_typed(T* dst, std::int64_t n, std::uint64_t seed) {
+  const std::uint64_t base = mix(seed);
+  parallel_chunks(n, [&](unsigned, std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      const std::uint64_t r = mix(base + std::uint64_t(i));
+      if constexpr (std::is_integral_v<T>)
+        dst[i] = static_cast<T>(std::int64_t(r % 2001) - 1000);
+      else  // 53 random bits scaled to [-1, 1)
+        dst[i] = static_cast<T>(double(r >> 11) * 0x1.0p-52 - 1.0);
+    }
+  });
+}
+
+// Wide accumulator per element type: int64 for int32, double for float,
+// long double for double.
+template <class T> struct Wide;
+template <> struct Wide<int> { using type = std::int64_t; };
+template <> struct Wide<float> { using type = double; };
+template <> struct Wide<double> { using type = long double; };
+
+template <class T>
+Reference reference_typed(const T* x, std::int64_t n, Op op) {
+  using W = typename Wide<T>::type;
+  std::mutex m;
+  Reference total;
+  bool first = true;
+  parallel_chunks(n, [&](unsigned, std::int64_t b, std::int64_t e) {
+    W acc = op == Op::sum ? W(0) : (op == Op::min ? std::numeric_limits<W>::max() : std::numeric_limits<W>::lowest());
+    W abs_sum = 0;
+    for (std::int64_t i = b; i < e; ++i) {
+      const W v = x[i];
+      abs_sum += v < 0 ? -v : v;
+      if (op == Op::sum) acc += v;
+      else if (op == Op::min) acc = std::min(acc, v);
+      else acc = std::max(acc, v);
+    }
+    std::lock_guard<std::mutex> lock(m);
+    const long double a = static_cast<long double>(acc);
+    if (first || op == Op::sum) total.value = first ? a : total.value + a;
+    else total.value = op == Op::min ? std::min(total.value, a) : std::max(total.value, a);
+    total.abs_sum += abs_sum;
+    first = false;
+  });
+  if (n == 0) total.value = op == Op::sum ? 0.0L : (op == Op::min ? std::numeric_limits<long double>::infinity()
+                                                                 : -std::numeric_limits<long double>::infinity());
+  return total;
+}
+
+template <class T>
+Verdict verify_typed(T got, const Reference& ref, std::int64_t n, Op op) {
+  if constexpr (std::is_integral_v<T>) {
+    T expected;
+    if (n == 0 && op != Op::sum)
+      expected = op == Op::min ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    else  // int32 sums wrap modulo 2^32
+      expected = static_cast<T>(static_cast<std::uint32_t>(static_cast<std::int64_t>(ref.value)));
+    if (got == expected) return {true, ""};
+    return {false, fmt::format("got {}, expected {}", got, expected)};
+  } else {
+    if (std::isnan(got)) return {false, "got NaN"};
+    const long double diff = std::fabs(static_cast<long double>(got) - ref.value);
+    if (op != Op::sum) {
+      if (static_cast<long double>(got) == ref.value) return {true, ""};
+      return {false, fmt::format("got {}, expected {}", got, static_cast<double>(ref.value))};
+    }
+    const long double tol = 4.0L * std::numeric_limits<T>::epsilon() *
+                            std::sqrt(static_cast<long double>(std::max<std::int64_t>(n, 1))) * ref.abs_sum;
+    if (diff <= tol) return {true, ""};
+    return {false, fmt::format("got {}, expected {} (tolerance {:.3g})", got, static_cast<double>(ref.value),
+                               static_cast<double>(tol))};
+  }
+}
+
+template <class F>
+decltype(auto) with_type(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::f32: return f(float{});
+    case DType::f64: return f(double{});
+    case DType::i32: break;
+  }
+  return f(int{});
+}
+
+}  // namespace
+
+void fill_random(void* dst, std::int64_t n, DType dtype, std::uint64_t seed) {
+  with_type(dtype, [&](auto t) { fill_typed(static_cast<decltype(t)*>(dst), n, seed); });
+}
+
+Reference host_reference(const void* data, std::int64_t n, DType dtype, Op op) {
+  return with_type(dtype, [&](auto t) {
+    return reference_typed(static_cast<const decltype(t)*>(data), n, op);
+  });
+}
+
+Verdict verify(const void* result, const Reference& ref, std::int64_t n, DType dtype, Op op) {
+  return with_type(dtype, [&](auto t) {
+    return verify_typed(*static_cast<const decltype(t)*>(result), ref, n, op);
+  });
+}
+
+std::string format_value(const void* value, DType dtype) {
+  return with_type(dtype, [&](auto t) { return fmt::format("{}", *static_cast<const decltype(t)*>(value)); });
+}
+
+}  // namespace gpubench::reduce

@@ -1,0 +1,203 @@
+#include "src/patterns/reduce/reduce_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/device_buffer.hpp"
+#include "src/detail/errors.hpp"
+#include "src/detail/gpu_timer.hpp"
+#include "src/detail/stats.hpp"
+#include "src/patterns/reduce/host_reduce.hpp"
+#include "src/patterns/reduce/ladder.hpp"
+
+namespace gpubench::reduce {
+
+std::string to_string(DType t) {
+  switch (t) {
+    case DType::i32: return "int32";
+    case DType::f32: return "float32";
+    case DType::f64: return "float64";
+  }
+  return "?";
+}
+
+std::string to_string(Op o) {
+  switch (o) {
+    case Op::sum: return "sum";
+    case Op::min: return "min";
+    case Op::max: return "max";
+  }
+  return "?";
+}
+
+namespace {
+
+bool valid_block(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
+
+// Everything a device step needs, allocated once per run.
+struct DeviceSide {
+  DeviceInfo info;
+  cudaStream_t stream = nullptr;
+  DeviceBuffer input;       // the pristine input
+  DeviceBuffer work;        // a copy for steps that fold in place
+  DeviceBuffer out;         // one element
+  std::unique_ptr<GpuTimer> timer;
+
+  ~DeviceSide() {
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+
+Workspace workspace_for(const DeviceSide& dev) {
+  Workspace ws;
+  ws.stream = dev.stream;
+  ws.sm_count = dev.info.sm_count;
+  ws.max_threads_per_sm = dev.info.max_threads_per_sm;
+  return ws;
+}
+
+std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector<Step>& steps,
+                                             const void* host_input, std::size_t in_bytes) {
+  auto dev = std::make_unique<DeviceSide>();
+  dev->info = open_device(o.device);
+  GPUBENCH_CUDA(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking));
+  dev->info.copy_gbps = measure_copy_gbps(dev->stream);
+
+  // Fail before allocating if the largest footprint cannot fit.
+  const bool needs_work = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.modifies_input; });
+  Problem probe{nullptr, nullptr, o.n, o.dtype, o.op, o.block};
+  std::size_t scratch = 0;
+  for (const Step& s : steps)
+    if (s.where == Where::device) scratch = std::max(scratch, s.scratch_bytes(probe, workspace_for(*dev)));
+  const std::size_t flush = o.measure.hot ? 0 : 2 * dev->info.l2_bytes;
+  const double need = double(in_bytes) * (needs_work ? 2 : 1) + double(scratch) + double(flush) + (64 << 20);
+  const double free = double(device_free_bytes());
+  if (need > free)
+    throw UsageError(fmt::format("--n {}: needs {} of device memory, {} has {} free", o.n, gib(need),
+                                 dev->info.name, gib(free)));
+
+  dev->input = DeviceBuffer(in_bytes);
+  if (needs_work) dev->work = DeviceBuffer(in_bytes);
+  dev->out = DeviceBuffer(dtype_size(o.dtype));
+  if (in_bytes) GPUBENCH_CUDA(cudaMemcpy(dev->input.get(), host_input, in_bytes, cudaMemcpyHostToDevice));
+  dev->timer = std::make_unique<GpuTimer>(dev->stream, flush);
+  return dev;
+}
+
+BenchResult base_result(const Options& o, const Step& s) {
+  BenchResult r;
+  r.pattern = "reduce";
+  r.variant = s.name;
+  r.ladder = ladder_name(s.ladder);
+  r.summary = s.summary;
+  r.on_device = s.where == Where::device;
+  r.params = {{"n", o.n}, {"dtype", to_string(o.dtype)}, {"op", to_string(o.op)}, {"block", o.block}};
+  r.bytes = double(o.n) * double(dtype_size(o.dtype));
+  return r;
+}
+
+// Checks the result left by the last run; the first failure is kept.
+void check(BenchResult& r, const void* value, const Reference& ref, const Options& o, const char* when) {
+  const Verdict v = verify(value, ref, o.n, o.dtype, o.op);
+  if (!v.ok && !r.error) r.error = fmt::format("{}: {}", when, v.detail);
+  r.verified = r.verified && v.ok;
+}
+
+void run_device_step(BenchResult& r, const Step& s, const Options& o, DeviceSide& dev, const Reference& ref) {
+  Workspace ws = workspace_for(dev);
+  Problem p{s.modifies_input ? dev.work.get() : dev.input.get(), dev.out.get(), o.n, o.dtype, o.op, o.block};
+  DeviceBuffer scratch(s.scratch_bytes(p, ws));
+  if (scratch.bytes()) GPUBENCH_CUDA(cudaMemsetAsync(scratch.get(), 0, scratch.bytes(), dev.stream));
+  ws.scratch = scratch.get();
+
+  const std::size_t elem = dtype_size(o.dtype);
+  auto prepare = [&] {
+    if (s.modifies_input && o.n)
+      GPUBENCH_CUDA(cudaMemcpyAsync(dev.work.get(), dev.input.get(), o.n * elem, cudaMemcpyDeviceToDevice, dev.stream));
+    GPUBENCH_CUDA(cudaMemsetAsync(dev.out.get(), 0xff, elem, dev.stream));  // poison: NaN / -1
+  };
+  auto body = [&] { s.run(p, ws); };
+  unsigned char value[8];
+  auto read_back = [&] {
+    GPUBENCH_CUDA(cudaMemcpyAsync(value, dev.out.get(), elem, cudaMemcpyDeviceToHost, dev.stream));
+    GPUBENCH_CUDA(cudaStreamSynchronize(dev.stream));
+  };
+
+  r.verified = true;
+  dev.timer->time(prepare, body);
+  read_back();
+  check(r, value, ref, o, "first run");
+  r.samples_ms = collect_samples(o.measure, [&] { return dev.timer->time(prepare, body); });
+  read_back();
+  check(r, value, ref, o, "last timed run");
+}
+
+void run_host_step(BenchResult& r, const Step& s, const Options& o, const void* host_input, const Reference& ref) {
+  unsigned char value[8];
+  std::memset(value, 0xff, sizeof value);
+  Problem p{host_input, value, o.n, o.dtype, o.op, o.block};
+  auto sample = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    s.run(p, Workspace{});
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  r.verified = true;
+  r.samples_ms = collect_samples(o.measure, sample);
+  check(r, value, ref, o, "host run");
+}
+
+}  // namespace
+
+RunReport run(const Options& o) {
+  const std::vector<Step> steps = select_steps(o.variants);
+  if (o.n < 1) throw UsageError(fmt::format("--n {}: must be at least 1", o.n));
+  if (!valid_block(o.block))
+    throw UsageError(fmt::format("--block {}: must be a power of two from 32 to 1024", o.block));
+  const bool any_device = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.where == Where::device; });
+  if (any_device && cuda_device_count() == 0)
+    throw NoDeviceError("no CUDA device found (variants other than 'cpu' need an NVIDIA GPU and its driver)");
+
+  const std::size_t in_bytes = std::size_t(o.n) * dtype_size(o.dtype);
+  std::vector<unsigned char> host_input;
+  try {
+    host_input.resize(in_bytes);
+  } catch (const std::bad_alloc&) {
+    throw UsageError(fmt::format("--n {}: cannot allocate {} of host memory for the input", o.n, gib(in_bytes)));
+  }
+  fill_random(host_input.data(), o.n, o.dtype, o.seed);
+  const Reference ref = host_reference(host_input.data(), o.n, o.dtype, o.op);
+
+  RunReport report;
+  report.hot = o.measure.hot;
+  std::unique_ptr<DeviceSide> dev;
+  if (any_device) {
+    dev = open_device_side(o, steps, host_input.data(), in_bytes);
+    report.device = dev->info;
+  }
+  for (const Step& s : steps) {
+    BenchResult r = base_result(o, s);
+    if (s.where == Where::device) {
+      run_device_step(r, s, o, *dev, ref);
+    } else {
+      run_host_step(r, s, o, host_input.data(), ref);
+    }
+    r.stats = summarize(r.samples_ms);
+    r.gbps = r.bytes / (r.stats.median_ms * 1e-3) / 1e9;
+    if (dev && r.on_device) {
+      r.pct_of_peak = 100.0 * r.gbps / dev->info.theoretical_gbps;
+      r.pct_of_copy = 100.0 * r.gbps / dev->info.copy_gbps;
+    }
+    report.results.push_back(std::move(r));
+  }
+  return report;
+}
+
+}  // namespace gpubench::reduce

@@ -1,0 +1,136 @@
+#include "src/report/json_report.hpp"
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json to_json(const BenchResult& r) {
+  return {{"pattern", r.pattern},
+          {"variant", r.variant},
+          {"ladder", r.ladder},
+          {"summary", r.summary},
+          {"where", r.on_device ? "device" : "host"},
+          {"params", r.params},
+          {"samples_ms", r.samples_ms},
+          {"median_ms", r.stats.median_ms},
+          {"min_ms", r.stats.min_ms},
+          {"max_ms", r.stats.max_ms},
+          {"mean_ms", r.stats.mean_ms},
+          {"noise", r.stats.noise},
+          {"bytes", r.bytes},
+          {"gbps", r.gbps},
+          {"pct_of_peak", optional_json(r.pct_of_peak)},
+          {"pct_of_copy", optional_json(r.pct_of_copy)},
+          {"verified", r.verified},
+          {"error", optional_json(r.error)}};
+}
+
+// Field access that names the JSON path of what is wrong.
+template <class T>
+T field(const json& obj, const std::string& key, const std::string& where) {
+  const std::string path = where + "/" + key;
+  if (!obj.is_object() || !obj.contains(key)) throw UsageError(fmt::format("{}: missing", path));
+  try {
+    return obj.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw UsageError(fmt::format("{}: wrong type ({})", path, obj.at(key).type_name()));
+  }
+}
+
+template <class T>
+std::optional<T> optional_field(const json& obj, const std::string& key, const std::string& where) {
+  if (obj.is_object() && obj.contains(key) && obj.at(key).is_null()) return std::nullopt;
+  return field<T>(obj, key, where);
+}
+
+DeviceInfo device_from_json(const json& j, const std::string& where) {
+  DeviceInfo d;
+  d.name = field<std::string>(j, "name", where);
+  const auto cc = field<std::string>(j, "compute_capability", where);
+  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
+    throw UsageError(fmt::format("{}/compute_capability: expected 'major.minor', got '{}'", where, cc));
+  d.sm_count = field<int>(j, "sm_count", where);
+  d.l2_bytes = field<std::size_t>(j, "l2_bytes", where);
+  d.memory_bytes = field<std::size_t>(j, "memory_bytes", where);
+  d.sm_clock_mhz = field<int>(j, "sm_clock_mhz", where);
+  d.memory_clock_mhz = field<int>(j, "memory_clock_mhz", where);
+  d.bus_width_bits = field<int>(j, "bus_width_bits", where);
+  d.theoretical_gbps = field<double>(j, "theoretical_gbps", where);
+  d.copy_gbps = field<double>(j, "copy_gbps", where);
+  return d;
+}
+
+BenchResult result_from_json(const json& j, const std::string& where) {
+  BenchResult r;
+  r.pattern = field<std::string>(j, "pattern", where);
+  r.variant = field<std::string>(j, "variant", where);
+  r.ladder = field<std::string>(j, "ladder", where);
+  r.summary = field<std::string>(j, "summary", where);
+  r.on_device = field<std::string>(j, "where", where) == "device";
+  r.params = field<json>(j, "params", where);
+  r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
+  r.stats.median_ms = field<double>(j, "median_ms", where);
+  r.stats.min_ms = field<double>(j, "min_ms", where);
+  r.stats.max_ms = field<double>(j, "max_ms", where);
+  r.stats.mean_ms = field<double>(j, "mean_ms", where);
+  r.stats.noise = field<double>(j, "noise", where);
+  r.bytes = field<double>(j, "bytes", where);
+  r.gbps = field<double>(j, "gbps", where);
+  r.pct_of_peak = optional_field<double>(j, "pct_of_peak", where);
+  r.pct_of_copy = optional_field<double>(j, "pct_of_copy", where);
+  r.verified = field<bool>(j, "verified", where);
+  r.error = optional_field<std::string>(j, "error", where);
+  return r;
+}
+
+}  // namespace
+
+json to_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"memory_bytes", d.memory_bytes},
+          {"sm_clock_mhz", d.sm_clock_mhz},
+          {"memory_clock_mhz", d.memory_clock_mhz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"theoretical_gbps", d.theoretical_gbps},
+          {"copy_gbps", d.copy_gbps}};
+}
+
+json to_json(const RunReport& report) {
+  json results = json::array();
+  for (const auto& r : report.results) results.push_back(to_json(r));
+  return {{"schema_version", kSchemaVersion},
+          {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
+          {"device", report.device ? to_json(*report.device) : json(nullptr)},
+          {"l2", report.hot ? "hot" : "flushed"},
+          {"results", results}};
+}
+
+RunReport report_from_json(const json& doc) {
+  const int version = field<int>(doc, "schema_version", "");
+  if (version != kSchemaVersion)
+    throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads {})", version, kSchemaVersion));
+  RunReport report;
+  if (!doc.contains("device") || !doc.at("device").is_null())
+    report.device = device_from_json(field<json>(doc, "device", ""), "/device");
+  report.hot = field<std::string>(doc, "l2", "") == "hot";
+  const json results = field<json>(doc, "results", "");
+  if (!results.is_array()) throw UsageError("/results: wrong type (expected array)");
+  for (std::size_t i = 0; i < results.size(); ++i)
+    report.results.push_back(result_from_json(results[i], fmt::format("/results/{}", i)));
+  return report;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,44 @@
+// What a benchmark run produces, independent of how it is printed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/detail/device.hpp"
+#include "src/detail/stats.hpp"
+
+namespace gpubench {
+
+struct BenchResult {
+  std::string pattern;  // "reduce"
+  std::string variant;  // "reduce3"
+  std::string ladder;   // "slides", "modern", "course", "baseline"
+  std::string summary;  // what the step changes
+  bool on_device = true;
+  nlohmann::json params;  // n, dtype, op, block
+  std::vector<double> samples_ms;
+  Stats stats;
+  double bytes = 0;  // bytes that must move: the input, read once
+  double gbps = 0;   // bytes / median time
+  std::optional<double> pct_of_peak;  // of the theoretical DRAM bandwidth (device rows)
+  std::optional<double> pct_of_copy;  // of the measured copy bandwidth (device rows)
+  bool verified = false;
+  std::optional<std::string> error;  // why verification failed or the run broke
+};
+
+struct RunReport {
+  std::optional<DeviceInfo> device;  // absent when only host steps ran without a GPU
+  std::vector<BenchResult> results;
+  bool hot = false;  // L2 left warm between samples
+};
+
+// Speedup of result i over the previous result of the same ladder (step) and
+// over the first result of the report (total); empty where there is none or
+// either run failed.
+std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size_t i);
+std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::size_t i);
+
+}  // namespace gpubench

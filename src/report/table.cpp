@@ -1,0 +1,98 @@
+#include "src/report/table.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace gpubench {
+namespace {
+
+const std::vector<std::string> kHeader = {"variant", "step",    "median", "GB/s",  "% peak", "% copy",
+                                          "step x",  "total x", "noise",  "check"};
+
+std::string opt_fmt(const std::optional<double>& v, const char* f) {
+  return v ? fmt::format(fmt::runtime(f), *v) : "-";
+}
+
+std::vector<std::vector<std::string>> rows(const RunReport& report) {
+  std::vector<std::vector<std::string>> out;
+  const auto& rs = report.results;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const BenchResult& r = rs[i];
+    const bool timed = !r.samples_ms.empty();
+    out.push_back({r.variant, r.summary, timed ? format_time(r.stats.median_ms) : "-",
+                   timed ? fmt::format("{:.1f}", r.gbps) : "-", opt_fmt(r.pct_of_peak, "{:.1f}%"),
+                   opt_fmt(r.pct_of_copy, "{:.1f}%"), opt_fmt(step_speedup(rs, i), "{:.2f}x"),
+                   opt_fmt(total_speedup(rs, i), "{:.2f}x"),
+                   timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-", r.verified ? "PASS" : "FAIL"});
+  }
+  return out;
+}
+
+std::string params_line(const RunReport& report) {
+  if (report.results.empty()) return "";
+  const auto& p = report.results.front().params;
+  return fmt::format("reduce n={} dtype={} op={} block={} L2={}", p.at("n").get<long long>(),
+                     p.at("dtype").get<std::string>(), p.at("op").get<std::string>(), p.at("block").get<int>(),
+                     report.hot ? "hot" : "flushed");
+}
+
+std::string failures(const RunReport& report) {
+  std::string out;
+  for (const auto& r : report.results)
+    if (r.error) out += fmt::format("FAIL {}: {}\n", r.variant, *r.error);
+  return out;
+}
+
+}  // namespace
+
+std::string format_time(double ms) {
+  return ms < 1.0 ? fmt::format("{:.2f} us", ms * 1e3) : fmt::format("{:.3f} ms", ms);
+}
+
+std::string format_device_line(const DeviceInfo& d) {
+  return fmt::format("{} (cc {}.{}, {} SMs, L2 {} MB, {:.1f} GiB): theoretical {:.0f} GB/s, measured copy {:.0f} GB/s",
+                     d.name, d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / (1 << 20),
+                     d.memory_bytes / double(1ull << 30), d.theoretical_gbps, d.copy_gbps);
+}
+
+std::string format_table(const RunReport& report) {
+  const auto body = rows(report);
+  std::vector<std::size_t> width(kHeader.size());
+  for (std::size_t c = 0; c < kHeader.size(); ++c) {
+    width[c] = kHeader[c].size();
+    for (const auto& row : body) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      // text columns left-aligned, numbers right-aligned
+      s += c < 2 ? fmt::format("{:<{}}", cells[c], width[c]) : fmt::format("{:>{}}", cells[c], width[c]);
+      s += c + 1 < cells.size() ? "  " : "\n";
+    }
+    return s;
+  };
+  std::string out;
+  if (report.device) out += format_device_line(*report.device) + "\n";
+  out += params_line(report) + "\n";
+  out += line(kHeader);
+  std::size_t total = 0;
+  for (auto w : width) total += w + 2;
+  out += std::string(total - 2, '-') + "\n";
+  for (const auto& row : body) out += line(row);
+  return out + failures(report);
+}
+
+std::string format_markdown(const RunReport& report) {
+  std::string out;
+  if (report.device) out += format_device_line(*report.device) + "\n\n";
+  out += params_line(report) + "\n\n";
+  out += "| " + fmt::format("{}", fmt::join(kHeader, " | ")) + " |\n|";
+  for (std::size_t c = 0; c < kHeader.size(); ++c) out += c < 2 ? "---|" : "---:|";
+  out += "\n";
+  for (const auto& row : rows(report)) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+  return out + failures(report);
+}
+
+}  // namespace gpubench
