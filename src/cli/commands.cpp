@@ -128,7 +128,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << e.what() << "\n";
       return kExitOk;
     } catch (const CLI::ParseError& e) {
-      throw UsageError(e.what());
+      throw UsageError(std::string(e.what()) + " (see gpubench --help)");
     }
     const std::string cmd = app.get_subcommands().front()->get_name();
     if (cmd == "reduce") return run_reduce(reduce_args, out);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the GPU tests under compute-sanitizer: memcheck (out-of-bounds and
+# misaligned accesses, leaks) and racecheck (shared-memory hazards, e.g. a
+# warp-synchronous reduction without __syncwarp). Sizes are kept small
+# (GPUBENCH_TEST_QUICK) since every access is instrumented.
+# Usage: scripts/sanitize.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+build=${1:-build}
+tests="$build/tests/gpu_tests"
+[ -x "$tests" ] || { echo "sanitize.sh: $tests not found; build first" >&2; exit 2; }
+command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitizer not on PATH" >&2; exit 2; }
+export GPUBENCH_TEST_QUICK=1
+status=0
+for tool in memcheck racecheck; do
+  echo "== compute-sanitizer --tool $tool"
+  extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "~[large]" || status=$?
+done
+exit $status

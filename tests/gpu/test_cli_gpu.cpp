@@ -1,0 +1,48 @@
+// Command-line behaviour that needs a GPU to be seen.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/commands.hpp"
+#include "src/detail/errors.hpp"
+
+namespace {
+
+int cli(std::initializer_list<const char*> args, std::string& out, std::string& err) {
+  std::vector<const char*> argv{"gpubench"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::ostringstream o, e;
+  const int rc = gpubench::run_cli(int(argv.size()), argv.data(), o, e);
+  out = o.str();
+  err = e.str();
+  return rc;
+}
+
+}  // namespace
+
+TEST_CASE("an --n larger than device memory is one line and exit 2", "[gpu]") {
+  std::string out, err;
+  CHECK(cli({"reduce", "--variant", "reduce8", "--n", "2^40"}, out, err) == gpubench::kExitUsage);
+  CHECK(err.find("device memory") != std::string::npos);
+  CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+}
+
+TEST_CASE("a short GPU run prints the table and writes a valid JSON", "[gpu]") {
+  const std::string path = "gpu_cli_test.json";
+  std::remove(path.c_str());
+  std::string out, err;
+  REQUIRE(cli({"reduce", "--variant", "reduce0,reduce9,cub", "--n", "1M", "--min-samples", "3", "--min-time", "0",
+               "--json", path.c_str()},
+              out, err) == gpubench::kExitOk);
+  CHECK(out.find("reduce9") != std::string::npos);
+  std::ifstream in(path);
+  const auto doc = nlohmann::json::parse(in);
+  CHECK(doc.at("results").size() == 3);
+  CHECK(doc.at("device").at("sm_count").get<int>() > 0);
+  for (const auto& r : doc.at("results")) CHECK(r.at("verified").get<bool>());
+  std::remove(path.c_str());
+}

@@ -1,0 +1,119 @@
+// Every device step of the reduction ladder, for every dtype x operator, at
+// awkward sizes and every block size, against the host reference; plus one
+// input past 2^31 elements for 64-bit indexing. GPUBENCH_TEST_QUICK=1 keeps
+// the sizes small enough for compute-sanitizer (scripts/sanitize.sh).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <vector>
+
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/device_buffer.hpp"
+#include "src/patterns/reduce/host_reduce.hpp"
+#include "src/patterns/reduce/ladder.hpp"
+#include "src/patterns/reduce/reduce_bench.hpp"
+
+using namespace gpubench;
+using namespace gpubench::reduce;
+
+namespace {
+
+bool quick() { return std::getenv("GPUBENCH_TEST_QUICK") != nullptr; }
+
+std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> s = {1, 2, 31, 32, 33, 1000, 65537};
+  if (!quick()) {
+    s.push_back((1 << 20) + 7);
+    s.push_back(1 << 24);
+  }
+  return s;
+}
+
+const std::vector<int> kBlocks = {32, 64, 128, 256, 512, 1024};
+
+// An input on the device with its reference, and the step's working buffers.
+struct Fixture {
+  std::int64_t n;
+  DType dtype;
+  Op op;
+  Reference ref;
+  DeviceBuffer input, work, out;
+  DeviceInfo dev = open_device(0);
+
+  Fixture(std::int64_t n_, DType t, Op o, std::uint64_t seed) : n(n_), dtype(t), op(o) {
+    const std::size_t bytes = std::size_t(n) * dtype_size(t);
+    std::vector<unsigned char> host(bytes);
+    fill_random(host.data(), n, t, seed);
+    ref = host_reference(host.data(), n, t, o);
+    input = DeviceBuffer(bytes);
+    out = DeviceBuffer(dtype_size(t));
+    GPUBENCH_CUDA(cudaMemcpy(input.get(), host.data(), bytes, cudaMemcpyHostToDevice));
+  }
+
+  // One run of `step` on a poisoned output; the verdict of its result.
+  Verdict check(const Step& step, int block) {
+    const std::size_t bytes = std::size_t(n) * dtype_size(dtype);
+    const void* in = input.get();
+    if (step.modifies_input) {
+      if (!work.get()) work = DeviceBuffer(bytes);
+      GPUBENCH_CUDA(cudaMemcpy(work.get(), input.get(), bytes, cudaMemcpyDeviceToDevice));
+      in = work.get();
+    }
+    Problem p{in, out.get(), n, dtype, op, block};
+    Workspace ws;
+    ws.sm_count = dev.sm_count;
+    ws.max_threads_per_sm = dev.max_threads_per_sm;
+    DeviceBuffer scratch(step.scratch_bytes(p, ws));
+    if (scratch.bytes()) GPUBENCH_CUDA(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    ws.scratch = scratch.get();
+    GPUBENCH_CUDA(cudaMemset(out.get(), 0xff, dtype_size(dtype)));
+    step.run(p, ws);
+    GPUBENCH_CUDA(cudaDeviceSynchronize());
+    unsigned char value[8];
+    GPUBENCH_CUDA(cudaMemcpy(value, out.get(), dtype_size(dtype), cudaMemcpyDeviceToHost));
+    return verify(value, ref, n, dtype, op);
+  }
+};
+
+std::string describe(const Step& s, const Fixture& f, int block) {
+  return std::string(s.name) + " n=" + std::to_string(f.n) + " dtype=" + to_string(f.dtype) +
+         " op=" + to_string(f.op) + " block=" + std::to_string(block);
+}
+
+}  // namespace
+
+TEST_CASE("every device step reduces every dtype and operator at awkward sizes and every block size", "[gpu]") {
+  for (const auto n : sizes()) {
+    for (const DType t : {DType::i32, DType::f32, DType::f64}) {
+      for (const Op o : {Op::sum, Op::min, Op::max}) {
+        Fixture f(n, t, o, 1000 + std::uint64_t(n));
+        for (const Step& s : ladder()) {
+          if (s.where != Where::device) continue;
+          for (const int block : kBlocks) {
+            const Verdict v = f.check(s, block);
+            INFO(describe(s, f, block) << ": " << v.detail);
+            CHECK(v.ok);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][large]") {
+  const std::int64_t n = (std::int64_t(1) << 31) + 12345;
+  const std::size_t need = 2 * std::size_t(n) * 4 + (std::size_t(1) << 30);
+  open_device(0);
+  if (device_free_bytes() < need) {
+    WARN("skipped: the device has too little memory for 2^31 int32 elements");
+    return;
+  }
+  Fixture f(n, DType::i32, Op::sum, 7);
+  for (const Step& s : ladder()) {
+    if (s.where != Where::device) continue;
+    const Verdict v = f.check(s, 256);
+    INFO(describe(s, f, 256) << ": " << v.detail);
+    CHECK(v.ok);
+  }
+}

@@ -1,0 +1,112 @@
+// The command line as a user meets it, on a machine with or without a GPU.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/commands.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/errors.hpp"
+
+using namespace gpubench;
+
+namespace {
+
+struct Outcome {
+  int rc;
+  std::string out, err;
+};
+
+Outcome cli(std::vector<const char*> args) {
+  args.insert(args.begin(), "gpubench");
+  std::ostringstream o, e;
+  const int rc = run_cli(int(args.size()), args.data(), o, e);
+  return {rc, o.str(), e.str()};
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+void expect_usage_error(std::vector<const char*> args, const std::string& fragment) {
+  const Outcome r = cli(args);
+  INFO(r.err);
+  CHECK(r.rc == kExitUsage);
+  CHECK(r.err.find(fragment) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+  CHECK(r.out.empty());
+}
+
+}  // namespace
+
+TEST_CASE("list works without a GPU and shows every step with its description") {
+  const Outcome r = cli({"list"});
+  CHECK(r.rc == kExitOk);
+  for (const char* s : {"reduce0", "reduce6", "reduce9", "course1", "course4", "cub", "cpu", "divergent"})
+    CHECK(r.out.find(s) != std::string::npos);
+  CHECK(cli({"list", "reduce"}).rc == kExitOk);
+  expect_usage_error({"list", "sort"}, "unknown pattern 'sort'; valid: reduce");
+}
+
+TEST_CASE("bad input is one line on stderr and exit 2") {
+  expect_usage_error({"reduce", "--variant", "reduce42"}, "valid: all, reduce0");
+  expect_usage_error({"reduce", "--n", "0"}, "at least 1");
+  expect_usage_error({"reduce", "--n", "-4"}, "-4");
+  expect_usage_error({"reduce", "--n", "lots"}, "'lots'");
+  expect_usage_error({"reduce", "--block", "48"}, "power of two");
+  expect_usage_error({"reduce", "--block", "2048"}, "power of two");
+  expect_usage_error({"reduce", "--dtype", "int64"}, "--dtype");
+  expect_usage_error({"reduce", "--op", "prod"}, "--op");
+  expect_usage_error({"reduce", "--frobnicate"}, "frobnicate");
+  expect_usage_error({"bogus"}, "bogus");
+  expect_usage_error({}, "subcommand is required");
+}
+
+TEST_CASE("an unwritable output path fails before any work and leaves no file") {
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "1000", "--json", "/nonexistent-dir/r.json"},
+                     "cannot write '/nonexistent-dir/r.json'");
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "1000", "--csv", "/nonexistent-dir/r.csv"}, "cannot write");
+}
+
+TEST_CASE("the cpu variant runs without a GPU and writes JSON and CSV") {
+  const std::string json_path = "cli_test.json", csv_path = "cli_test.csv";
+  std::remove(json_path.c_str());
+  const Outcome r = cli({"reduce", "--variant", "cpu", "--n", "4K", "--dtype", "float32", "--op", "max",
+                         "--min-samples", "3", "--min-time", "0", "--json", json_path.c_str(), "--csv",
+                         csv_path.c_str()});
+  INFO(r.err);
+  REQUIRE(r.rc == kExitOk);
+  CHECK(r.out.find("PASS") != std::string::npos);
+  std::ifstream in(json_path);
+  const auto doc = nlohmann::json::parse(in);
+  CHECK(doc.at("results").at(0).at("params").at("n") == 4096);
+  CHECK(doc.at("results").at(0).at("params").at("dtype") == "float32");
+  CHECK(doc.at("results").at(0).at("verified") == true);
+  CHECK(exists(csv_path));
+  std::remove(json_path.c_str());
+  std::remove(csv_path.c_str());
+}
+
+TEST_CASE("without a GPU, GPU commands say so in one line with their own exit code") {
+  if (cuda_device_count() > 0) {
+    WARN("a CUDA device is present: the no-device path is not exercised here");
+    return;
+  }
+  for (const auto& args : {std::vector<const char*>{"reduce"}, std::vector<const char*>{"info"},
+                           std::vector<const char*>{"reduce", "--variant", "reduce0,cpu"}}) {
+    const Outcome r = cli(args);
+    CHECK(r.rc == kExitNoDevice);
+    CHECK(r.err.find("no CUDA device") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("help and version exit 0") {
+  CHECK(cli({"--help"}).rc == kExitOk);
+  CHECK(cli({"reduce", "--help"}).rc == kExitOk);
+  const Outcome v = cli({"--version"});
+  CHECK(v.rc == kExitOk);
+  CHECK(v.out.find("gpubench") != std::string::npos);
+}

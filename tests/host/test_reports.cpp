@@ -1,0 +1,123 @@
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/detail/errors.hpp"
+#include "src/report/csv_report.hpp"
+#include "src/report/json_report.hpp"
+#include "src/report/output_file.hpp"
+#include "src/report/table.hpp"
+
+using namespace gpubench;
+
+namespace {
+
+BenchResult result(const char* variant, const char* ladder, double median_ms, bool ok) {
+  BenchResult r;
+  r.pattern = "reduce";
+  r.variant = variant;
+  r.ladder = ladder;
+  r.summary = "a step";
+  r.params = {{"n", 1024}, {"dtype", "int32"}, {"op", "sum"}, {"block", 256}};
+  r.samples_ms = {median_ms, median_ms};
+  r.stats = summarize(r.samples_ms);
+  r.bytes = 4096;
+  r.gbps = r.bytes / (median_ms * 1e-3) / 1e9;
+  r.pct_of_peak = 50.0;
+  r.pct_of_copy = 60.0;
+  r.verified = ok;
+  if (!ok) r.error = "first run: got 1, expected 2";
+  return r;
+}
+
+RunReport sample_report() {
+  RunReport rep;
+  DeviceInfo d;
+  d.name = "Test GPU";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.l2_bytes = 60 << 20;
+  d.memory_bytes = std::size_t(80) << 30;
+  d.theoretical_gbps = 4800;
+  d.copy_gbps = 4000;
+  rep.device = d;
+  rep.results = {result("reduce0", "slides", 4.0, true), result("reduce1", "slides", 2.0, true),
+                 result("cub", "baseline", 1.0, true), result("course1", "course", 8.0, false)};
+  return rep;
+}
+
+}  // namespace
+
+TEST_CASE("speedups: step within a ladder, total against the first row") {
+  const auto rs = sample_report().results;
+  CHECK_FALSE(step_speedup(rs, 0));
+  CHECK(*step_speedup(rs, 1) == Approx(2.0));
+  CHECK_FALSE(step_speedup(rs, 2));  // baselines have no previous step
+  CHECK_FALSE(step_speedup(rs, 3));  // first of its ladder
+  CHECK(*total_speedup(rs, 2) == Approx(4.0));
+}
+
+TEST_CASE("the JSON document carries the documented fields and reads back") {
+  const RunReport rep = sample_report();
+  const nlohmann::json doc = to_json(rep);
+  CHECK(doc.at("schema_version") == kSchemaVersion);
+  for (const char* key : {"name", "version", "git_commit"}) CHECK(doc.at("tool").contains(key));
+  for (const char* key : {"name", "compute_capability", "sm_count", "l2_bytes", "memory_bytes", "theoretical_gbps",
+                          "copy_gbps"})
+    CHECK(doc.at("device").contains(key));
+  for (const char* key : {"pattern", "variant", "params", "samples_ms", "median_ms", "min_ms", "max_ms", "noise",
+                          "gbps", "verified", "error"})
+    CHECK(doc.at("results").at(0).contains(key));
+  CHECK(doc.at("results").at(0).at("error").is_null());
+  CHECK(doc.at("results").at(3).at("error") == "first run: got 1, expected 2");
+
+  const RunReport back = report_from_json(nlohmann::json::parse(doc.dump()));
+  CHECK(to_json(back) == doc);
+}
+
+TEST_CASE("reading a malformed document names the JSON path") {
+  nlohmann::json doc = to_json(sample_report());
+  doc["results"][1].erase("median_ms");
+  CHECK_THROWS_WITH(report_from_json(doc), "/results/1/median_ms: missing");
+  doc = to_json(sample_report());
+  doc["results"][0]["verified"] = "yes";
+  CHECK_THROWS_WITH(report_from_json(doc), Catch::StartsWith("/results/0/verified: wrong type"));
+  doc["schema_version"] = 99;
+  CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("schema_version"));
+}
+
+TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
+  const std::string t = format_table(sample_report());
+  for (const char* s : {"variant", "GB/s", "% peak", "reduce0", "reduce1", "cub", "PASS", "FAIL", "2.00x", "4.00x",
+                        "4.000 ms", "Test GPU", "FAIL course1: first run: got 1, expected 2"})
+    CHECK(t.find(s) != std::string::npos);
+  const std::string md = format_markdown(sample_report());
+  CHECK(md.find("| variant | step |") != std::string::npos);
+  CHECK(md.find("|---|---|---:|") != std::string::npos);
+  CHECK(format_time(0.01234) == "12.34 us");
+  CHECK(format_time(3.14159) == "3.142 ms");
+}
+
+TEST_CASE("CSV has a header and one row per result") {
+  const std::string csv = format_csv(sample_report());
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+  CHECK(csv.rfind("pattern,variant,ladder,n,", 0) == 0);
+  CHECK(csv.find("reduce,course1,course,1024,int32,sum,256,2,") != std::string::npos);
+}
+
+TEST_CASE("output files are written whole, and unwritable paths are refused up front") {
+  const std::string path = "reports_test_output.txt";
+  write_atomically(path, "hello\n");
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  CHECK(ss.str() == "hello\n");
+  std::remove(path.c_str());
+
+  CHECK_THROWS_AS(check_writable("/nonexistent-dir/x.json"), UsageError);
+  CHECK_THROWS_WITH(write_atomically("/nonexistent-dir/x.json", "x"), Catch::Contains("cannot write"));
+}

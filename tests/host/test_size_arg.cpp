@@ -1,0 +1,28 @@
+#include <catch2/catch.hpp>
+
+#include "src/cli/size_arg.hpp"
+#include "src/detail/errors.hpp"
+
+using gpubench::parse_size;
+using gpubench::UsageError;
+
+TEST_CASE("sizes are read as integers, binary suffixes and powers") {
+  CHECK(parse_size("4194304") == 4194304);
+  CHECK(parse_size("4M") == 4194304);
+  CHECK(parse_size("4m") == 4194304);
+  CHECK(parse_size("2^22") == 4194304);
+  CHECK(parse_size("1G") == (std::int64_t(1) << 30));
+  CHECK(parse_size("16K") == 16384);
+  CHECK(parse_size("1") == 1);
+  CHECK(parse_size("2^0") == 1);
+  CHECK(parse_size("2^62") == (std::int64_t(1) << 62));
+}
+
+TEST_CASE("bad sizes are rejected with a message naming the input") {
+  for (const char* bad : {"", "abc", "4X", "-5", "0", "0M", "2^", "^3", "2^63", "1.5M", "4 M", "99999999999999999999",
+                          "0^5", "2^-1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(parse_size(bad), UsageError);
+  }
+  CHECK_THROWS_WITH(parse_size("4X"), Catch::Contains("'4X'"));
+}
