@@ -1,5 +1,6 @@
 #include "src/cli/commands.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,7 +40,7 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
   auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
   cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list reduce')")
       ->capture_default_str();
-  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G")->capture_default_str();
+  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, or a comma-separated list of sizes")->capture_default_str();
   cmd->add_option("--dtype", a.dtype, "Element type")
       ->check(CLI::IsMember({"int32", "float32", "float64"}))
       ->capture_default_str();
@@ -60,7 +61,7 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
 }
 
 int run_reduce(ReduceArgs& a, std::ostream& out) {
-  a.opts.n = parse_size(a.n);
+  const std::vector<std::int64_t> sizes = parse_size_list(a.n);
   a.opts.dtype = lookup<reduce::DType>(
       {{"int32", reduce::DType::i32}, {"float32", reduce::DType::f32}, {"float64", reduce::DType::f64}}, a.dtype);
   a.opts.op = lookup<reduce::Op>({{"sum", reduce::Op::sum}, {"min", reduce::Op::min}, {"max", reduce::Op::max}}, a.op);
@@ -68,7 +69,14 @@ int run_reduce(ReduceArgs& a, std::ostream& out) {
   if (!a.json_path.empty()) check_writable(a.json_path);
   if (!a.csv_path.empty()) check_writable(a.csv_path);
 
-  const RunReport report = reduce::run(a.opts);
+  RunReport report;
+  for (const std::int64_t n : sizes) {
+    a.opts.n = n;
+    RunReport one = reduce::run(a.opts);
+    if (!report.device) report.device = one.device;
+    report.hot = one.hot;
+    for (auto& r : one.results) report.results.push_back(std::move(r));
+  }
   out << (a.markdown ? format_markdown(report) : format_table(report)) << std::flush;
   if (!a.json_path.empty()) write_atomically(a.json_path, to_json(report).dump(2) + "\n");
   if (!a.csv_path.empty()) write_atomically(a.csv_path, format_csv(report));
@@ -128,6 +136,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << e.what() << "\n";
       return kExitOk;
     } catch (const CLI::ParseError& e) {
+      // CLI11 reports a misspelt command as a missing one; name it instead.
+      if (argc > 1 && argv[1][0] != '-') {
+        std::vector<std::string> commands;
+        for (const auto* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+        if (std::find(commands.begin(), commands.end(), argv[1]) == commands.end())
+          throw UsageError(fmt::format("unknown command '{}'; valid: {}", argv[1], fmt::join(commands, ", ")));
+      }
       throw UsageError(std::string(e.what()) + " (see gpubench --help)");
     }
     const std::string cmd = app.get_subcommands().front()->get_name();

@@ -1,5 +1,6 @@
 #include "src/cli/size_arg.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -58,6 +59,16 @@ std::int64_t parse_size(const std::string& text) {
   }
   if (value < 1) bad(text, "must be at least 1");
   return value;
+}
+
+std::vector<std::int64_t> parse_size_list(const std::string& text) {
+  std::vector<std::int64_t> sizes;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    sizes.push_back(parse_size(text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return sizes;
 }
 
 }  // namespace gpubench

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpubench {
 
@@ -10,5 +11,8 @@ namespace gpubench {
 // integer. Throws UsageError for anything else, for values below 1 and for
 // values past 2^62.
 std::int64_t parse_size(const std::string& text);
+
+// A comma-separated list of sizes: "2^22,2^28" or "1M,4M,16M".
+std::vector<std::int64_t> parse_size_list(const std::string& text);
 
 }  // namespace gpubench

@@ -5,12 +5,14 @@ namespace {
 
 bool timed(const BenchResult& r) { return !r.samples_ms.empty() && r.stats.median_ms > 0; }
 
+std::string chain(const std::string& ladder) { return ladder == "modern" ? "slides" : ladder; }
+
 }  // namespace
 
 std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size_t i) {
   if (rs[i].ladder == "baseline" || !timed(rs[i])) return std::nullopt;
-  for (std::size_t j = i; j-- > 0;) {
-    if (rs[j].ladder != rs[i].ladder) continue;
+  for (std::size_t j = i; j-- > group_start(rs, i);) {
+    if (chain(rs[j].ladder) != chain(rs[i].ladder)) continue;
     if (!timed(rs[j])) return std::nullopt;
     return rs[j].stats.median_ms / rs[i].stats.median_ms;
   }
@@ -18,8 +20,14 @@ std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size
 }
 
 std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::size_t i) {
-  if (i == 0 || !timed(rs[0]) || !timed(rs[i])) return std::nullopt;
-  return rs[0].stats.median_ms / rs[i].stats.median_ms;
+  const std::size_t first = group_start(rs, i);
+  if (i == first || !timed(rs[first]) || !timed(rs[i])) return std::nullopt;
+  return rs[first].stats.median_ms / rs[i].stats.median_ms;
+}
+
+std::size_t group_start(const std::vector<BenchResult>& rs, std::size_t i) {
+  while (i > 0 && rs[i - 1].params == rs[i].params) --i;
+  return i;
 }
 
 }  // namespace gpubench

@@ -35,10 +35,14 @@ struct RunReport {
   bool hot = false;  // L2 left warm between samples
 };
 
-// Speedup of result i over the previous result of the same ladder (step) and
-// over the first result of the report (total); empty where there is none or
-// either run failed.
+// Results with equal params form a group (one table). Within its group, the
+// speedup of result i over the previous step of its ladder (step; the modern
+// steps continue the slides' ladder) and over the group's first result
+// (total); empty where there is none or either run failed.
 std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size_t i);
 std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::size_t i);
+
+// Index of the first result of result i's group.
+std::size_t group_start(const std::vector<BenchResult>& rs, std::size_t i);
 
 }  // namespace gpubench

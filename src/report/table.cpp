@@ -15,10 +15,11 @@ std::string opt_fmt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : "-";
 }
 
-std::vector<std::vector<std::string>> rows(const RunReport& report) {
+// Rows of results [begin, end).
+std::vector<std::vector<std::string>> rows(const RunReport& report, std::size_t begin, std::size_t end) {
   std::vector<std::vector<std::string>> out;
   const auto& rs = report.results;
-  for (std::size_t i = 0; i < rs.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const BenchResult& r = rs[i];
     const bool timed = !r.samples_ms.empty();
     out.push_back({r.variant, r.summary, timed ? format_time(r.stats.median_ms) : "-",
@@ -30,9 +31,8 @@ std::vector<std::vector<std::string>> rows(const RunReport& report) {
   return out;
 }
 
-std::string params_line(const RunReport& report) {
-  if (report.results.empty()) return "";
-  const auto& p = report.results.front().params;
+std::string params_line(const RunReport& report, std::size_t i) {
+  const auto& p = report.results[i].params;
   return fmt::format("reduce n={} dtype={} op={} block={} L2={}", p.at("n").get<long long>(),
                      p.at("dtype").get<std::string>(), p.at("op").get<std::string>(), p.at("block").get<int>(),
                      report.hot ? "hot" : "flushed");
@@ -43,6 +43,17 @@ std::string failures(const RunReport& report) {
   for (const auto& r : report.results)
     if (r.error) out += fmt::format("FAIL {}: {}\n", r.variant, *r.error);
   return out;
+}
+
+// Calls f(begin, end) for each group of results with equal params.
+template <class F>
+void for_each_group(const RunReport& report, F&& f) {
+  const auto& rs = report.results;
+  for (std::size_t begin = 0, end = 0; begin < rs.size(); begin = end) {
+    end = begin + 1;
+    while (end < rs.size() && group_start(rs, end) == begin) ++end;
+    f(begin, end);
+  }
 }
 
 }  // namespace
@@ -58,40 +69,41 @@ std::string format_device_line(const DeviceInfo& d) {
 }
 
 std::string format_table(const RunReport& report) {
-  const auto body = rows(report);
-  std::vector<std::size_t> width(kHeader.size());
-  for (std::size_t c = 0; c < kHeader.size(); ++c) {
-    width[c] = kHeader[c].size();
-    for (const auto& row : body) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string s;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      // text columns left-aligned, numbers right-aligned
-      s += c < 2 ? fmt::format("{:<{}}", cells[c], width[c]) : fmt::format("{:>{}}", cells[c], width[c]);
-      s += c + 1 < cells.size() ? "  " : "\n";
-    }
-    return s;
-  };
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
-  out += params_line(report) + "\n";
-  out += line(kHeader);
-  std::size_t total = 0;
-  for (auto w : width) total += w + 2;
-  out += std::string(total - 2, '-') + "\n";
-  for (const auto& row : body) out += line(row);
+  for_each_group(report, [&](std::size_t begin, std::size_t end) {
+    const auto body = rows(report, begin, end);
+    std::vector<std::size_t> width(kHeader.size());
+    for (std::size_t c = 0; c < kHeader.size(); ++c) {
+      width[c] = kHeader[c].size();
+      for (const auto& row : body) width[c] = std::max(width[c], row[c].size());
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      std::string s;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        // text columns left-aligned, numbers right-aligned
+        s += c < 2 ? fmt::format("{:<{}}", cells[c], width[c]) : fmt::format("{:>{}}", cells[c], width[c]);
+        s += c + 1 < cells.size() ? "  " : "\n";
+      }
+      return s;
+    };
+    std::size_t total = 0;
+    for (auto w : width) total += w + 2;
+    out += "\n" + params_line(report, begin) + "\n" + line(kHeader) + std::string(total - 2, '-') + "\n";
+    for (const auto& row : body) out += line(row);
+  });
   return out + failures(report);
 }
 
 std::string format_markdown(const RunReport& report) {
   std::string out;
-  if (report.device) out += format_device_line(*report.device) + "\n\n";
-  out += params_line(report) + "\n\n";
-  out += "| " + fmt::format("{}", fmt::join(kHeader, " | ")) + " |\n|";
-  for (std::size_t c = 0; c < kHeader.size(); ++c) out += c < 2 ? "---|" : "---:|";
-  out += "\n";
-  for (const auto& row : rows(report)) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+  if (report.device) out += format_device_line(*report.device) + "\n";
+  for_each_group(report, [&](std::size_t begin, std::size_t end) {
+    out += "\n" + params_line(report, begin) + "\n\n| " + fmt::format("{}", fmt::join(kHeader, " | ")) + " |\n|";
+    for (std::size_t c = 0; c < kHeader.size(); ++c) out += c < 2 ? "---|" : "---:|";
+    out += "\n";
+    for (const auto& row : rows(report, begin, end)) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+  });
   return out + failures(report);
 }
 

@@ -38,7 +38,7 @@ struct Fixture {
   DType dtype;
   Op op;
   Reference ref;
-  DeviceBuffer input, work, out;
+  DeviceBuffer input, work, out, scratch;
   DeviceInfo dev = open_device(0);
 
   Fixture(std::int64_t n_, DType t, Op o, std::uint64_t seed) : n(n_), dtype(t), op(o) {
@@ -64,8 +64,9 @@ struct Fixture {
     Workspace ws;
     ws.sm_count = dev.sm_count;
     ws.max_threads_per_sm = dev.max_threads_per_sm;
-    DeviceBuffer scratch(step.scratch_bytes(p, ws));
-    if (scratch.bytes()) GPUBENCH_CUDA(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    const std::size_t scratch_bytes = step.scratch_bytes(p, ws);
+    if (scratch.bytes() < scratch_bytes) scratch = DeviceBuffer(scratch_bytes);
+    if (scratch_bytes) GPUBENCH_CUDA(cudaMemset(scratch.get(), 0, scratch_bytes));  // as the harness gives it
     ws.scratch = scratch.get();
     GPUBENCH_CUDA(cudaMemset(out.get(), 0xff, dtype_size(dtype)));
     step.run(p, ws);
