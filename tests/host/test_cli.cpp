@@ -60,6 +60,7 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--dtype", "int64"}, "--dtype");
   expect_usage_error({"reduce", "--op", "prod"}, "--op");
   expect_usage_error({"reduce", "--frobnicate"}, "frobnicate");
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^40"}, "host memory");
   expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, list, info");
   expect_usage_error({}, "subcommand is required");
 }

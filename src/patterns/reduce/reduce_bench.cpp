@@ -5,6 +5,8 @@
 #include <cstring>
 #include <memory>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "src/detail/cuda_check.hpp"
@@ -64,8 +66,8 @@ Workspace workspace_for(const DeviceSide& dev) {
   return ws;
 }
 
-std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector<Step>& steps,
-                                             const void* host_input, std::size_t in_bytes) {
+// Opens the device and allocates the run's buffers, or says why they cannot fit.
+std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector<Step>& steps, std::size_t in_bytes) {
   auto dev = std::make_unique<DeviceSide>();
   dev->info = open_device(o.device);
   GPUBENCH_CUDA(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking));
@@ -87,7 +89,6 @@ std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector
   dev->input = DeviceBuffer(in_bytes);
   if (needs_work) dev->work = DeviceBuffer(in_bytes);
   dev->out = DeviceBuffer(dtype_size(o.dtype));
-  if (in_bytes) GPUBENCH_CUDA(cudaMemcpy(dev->input.get(), host_input, in_bytes, cudaMemcpyHostToDevice));
   dev->timer = std::make_unique<GpuTimer>(dev->stream, flush);
   return dev;
 }
@@ -166,20 +167,22 @@ RunReport run(const Options& o) {
     throw NoDeviceError("no CUDA device found (variants other than 'cpu' need an NVIDIA GPU and its driver)");
 
   const std::size_t in_bytes = std::size_t(o.n) * dtype_size(o.dtype);
-  std::vector<unsigned char> host_input;
-  try {
-    host_input.resize(in_bytes);
-  } catch (const std::bad_alloc&) {
-    throw UsageError(fmt::format("--n {}: cannot allocate {} of host memory for the input", o.n, gib(in_bytes)));
-  }
-  fill_random(host_input.data(), o.n, o.dtype, o.seed);
-  const Reference ref = host_reference(host_input.data(), o.n, o.dtype, o.op);
+  std::unique_ptr<DeviceSide> dev;
+  if (any_device) dev = open_device_side(o, steps, in_bytes);
+
+  // The input is built on the host, where the reference is computed.
+  const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (double(in_bytes) > 0.8 * host_bytes)
+    throw UsageError(fmt::format("--n {}: needs {} of host memory for the input, the host has {}", o.n, gib(in_bytes),
+                                 gib(host_bytes)));
+  std::unique_ptr<unsigned char[]> host_input(new unsigned char[in_bytes]);
+  fill_random(host_input.get(), o.n, o.dtype, o.seed);
+  const Reference ref = host_reference(host_input.get(), o.n, o.dtype, o.op);
 
   RunReport report;
   report.hot = o.measure.hot;
-  std::unique_ptr<DeviceSide> dev;
-  if (any_device) {
-    dev = open_device_side(o, steps, host_input.data(), in_bytes);
+  if (dev) {
+    GPUBENCH_CUDA(cudaMemcpy(dev->input.get(), host_input.get(), in_bytes, cudaMemcpyHostToDevice));
     report.device = dev->info;
   }
   for (const Step& s : steps) {
@@ -187,7 +190,7 @@ RunReport run(const Options& o) {
     if (s.where == Where::device) {
       run_device_step(r, s, o, *dev, ref);
     } else {
-      run_host_step(r, s, o, host_input.data(), ref);
+      run_host_step(r, s, o, host_input.get(), ref);
     }
     r.stats = summarize(r.samples_ms);
     r.gbps = r.bytes / (r.stats.median_ms * 1e-3) / 1e9;
