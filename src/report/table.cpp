@@ -41,7 +41,7 @@ std::string params_line(const RunReport& report, std::size_t i) {
 std::string failures(const RunReport& report) {
   std::string out;
   for (const auto& r : report.results)
-    if (r.error) out += fmt::format("FAIL {}: {}\n", r.variant, *r.error);
+    if (r.error) out += fmt::format("FAIL {} ({}): {}\n", r.variant, r.params.dump(), *r.error);
   return out;
 }
 

@@ -46,3 +46,14 @@ TEST_CASE("a short GPU run prints the table and writes a valid JSON", "[gpu]") {
   for (const auto& r : doc.at("results")) CHECK(r.at("verified").get<bool>());
   std::remove(path.c_str());
 }
+
+TEST_CASE("the first step of a run sees the whole input, at every small size", "[gpu]") {
+  // A run's first launch once raced the upload of its input (a pageable
+  // cudaMemcpy seen by a non-blocking stream); small sizes showed it.
+  for (const char* n : {"2^16", "2^17", "2^18", "2^19", "2^20"}) {
+    std::string out, err;
+    const int rc = cli({"reduce", "--variant", "reduce6", "--n", n, "--min-samples", "1", "--min-time", "0"}, out, err);
+    INFO(n << "\n" << out << err);
+    CHECK(rc == gpubench::kExitOk);
+  }
+}

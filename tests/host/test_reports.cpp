@@ -93,7 +93,7 @@ TEST_CASE("reading a malformed document names the JSON path") {
 TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
   const std::string t = format_table(sample_report());
   for (const char* s : {"variant", "GB/s", "% peak", "reduce0", "reduce1", "cub", "PASS", "FAIL", "2.00x", "4.00x",
-                        "4.000 ms", "Test GPU", "FAIL course1: first run: got 1, expected 2"})
+                        "4.000 ms", "Test GPU", "FAIL course1 ({\"block\":256,\"dtype\":\"int32\",\"n\":1024,\"op\":\"sum\"}): first run: got 1, expected 2"})
     CHECK(t.find(s) != std::string::npos);
   const std::string md = format_markdown(sample_report());
   CHECK(md.find("| variant | step |") != std::string::npos);

@@ -182,7 +182,11 @@ RunReport run(const Options& o) {
   RunReport report;
   report.hot = o.measure.hot;
   if (dev) {
-    GPUBENCH_CUDA(cudaMemcpy(dev->input.get(), host_input.get(), in_bytes, cudaMemcpyHostToDevice));
+    // Our stream does not wait for the legacy default stream, and a cudaMemcpy
+    // from pageable memory may return before its DMA has landed: copy on our
+    // stream and wait for it.
+    GPUBENCH_CUDA(cudaMemcpyAsync(dev->input.get(), host_input.get(), in_bytes, cudaMemcpyHostToDevice, dev->stream));
+    GPUBENCH_CUDA(cudaStreamSynchronize(dev->stream));
     report.device = dev->info;
   }
   for (const Step& s : steps) {
