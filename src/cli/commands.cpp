@@ -61,7 +61,12 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
 }
 
 int run_reduce(ReduceArgs& a, std::ostream& out) {
-  const std::vector<std::int64_t> sizes = parse_size_list(a.n);
+  std::vector<std::int64_t> sizes;
+  try {
+    sizes = parse_size_list(a.n);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--n: ") + e.what());
+  }
   a.opts.dtype = lookup<reduce::DType>(
       {{"int32", reduce::DType::i32}, {"float32", reduce::DType::f32}, {"float64", reduce::DType::f64}}, a.dtype);
   a.opts.op = lookup<reduce::Op>({{"sum", reduce::Op::sum}, {"min", reduce::Op::min}, {"max", reduce::Op::max}}, a.op);

@@ -54,7 +54,8 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--variant", "reduce42"}, "valid: all, reduce0");
   expect_usage_error({"reduce", "--n", "0"}, "at least 1");
   expect_usage_error({"reduce", "--n", "-4"}, "-4");
-  expect_usage_error({"reduce", "--n", "lots"}, "'lots'");
+  expect_usage_error({"reduce", "--n", "lots"}, "--n: size 'lots'");
+  expect_usage_error({"reduce", "--n", "1M,,2M"}, "--n: size ''");
   expect_usage_error({"reduce", "--block", "48"}, "power of two");
   expect_usage_error({"reduce", "--block", "2048"}, "power of two");
   expect_usage_error({"reduce", "--dtype", "int64"}, "--dtype");

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what gpubench needs to build, from Debian's packages, when missing.
+# The CUDA toolkit (nvcc, CUB, cuBLAS) must already be installed.
+set -euo pipefail
+pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup.sh: nvcc not found: install the CUDA toolkit first" >&2
+  exit 1
+fi
