@@ -39,6 +39,9 @@ __global__ void spin(long long cycles) {
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 200;
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, L2 %d MB\n", prop.name, prop.l2CacheSize >> 20);
   const size_t in_bytes = size_t(16) << 20, flush_bytes = size_t(120) << 20;
   int4 *in, *flush;
   int* sink;
