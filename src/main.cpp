@@ -1,5 +1,10 @@
 #include <iostream>
 
+#include <unistd.h>
+
 #include "src/cli/commands.hpp"
 
-int main(int argc, char** argv) { return gpubench::run_cli(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  // Progress lines only for a person watching a terminal, not for logs.
+  return gpubench::run_cli(argc, argv, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,9 @@
 #include <fmt/format.h>
 
 #include "src/cli/size_arg.hpp"
+#include "src/compare/compare.hpp"
+#include "src/config/config.hpp"
+#include "src/patterns/reduce/reduce_config.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
@@ -29,12 +33,22 @@ E lookup(const std::map<std::string, E>& names, const std::string& key) {
   return names.at(key);  // CLI::IsMember has already checked the key
 }
 
-struct ReduceArgs {
-  reduce::Options opts;
-  std::string n = "2^28", dtype = "int32", op = "sum";
+struct OutputArgs {
   std::string json_path, csv_path;
   bool markdown = false;
 };
+
+struct ReduceArgs {
+  reduce::Options opts;
+  std::string n = "2^28", dtype = "int32", op = "sum";
+  OutputArgs out;
+};
+
+void add_output_options(CLI::App* cmd, OutputArgs& o) {
+  cmd->add_option("--json", o.json_path, "Write the results as JSON (docs/json-schema.md)");
+  cmd->add_option("--csv", o.csv_path, "Write the results as CSV");
+  cmd->add_flag("--md", o.markdown, "Print the table as markdown");
+}
 
 void add_reduce(CLI::App& app, ReduceArgs& a) {
   auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
@@ -55,12 +69,31 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
   cmd->add_option("--min-time", a.opts.measure.min_time_s, "Seconds of sampling per variant, at least")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
-  cmd->add_option("--json", a.json_path, "Write the results as JSON (docs/json-schema.md)");
-  cmd->add_option("--csv", a.csv_path, "Write the results as CSV");
-  cmd->add_flag("--md", a.markdown, "Print the table as markdown");
+  add_output_options(cmd, a.out);
 }
 
-int run_reduce(ReduceArgs& a, std::ostream& out) {
+
+// Runs everything planned, prints one table per parameter set, writes the
+// files; exit 1 when any result failed verification.
+int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
+                   bool progress, std::ostream& out, std::ostream& err) {
+  if (!o.json_path.empty()) check_writable(o.json_path);
+  if (!o.csv_path.empty()) check_writable(o.csv_path);
+  RunReport report;
+  report.config = std::move(config);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), runs[i].description) << std::flush;
+    append(report, runs[i].run());
+  }
+  out << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
+  if (!o.json_path.empty()) write_atomically(o.json_path, to_json(report).dump(2) + "\n");
+  if (!o.csv_path.empty()) write_atomically(o.csv_path, format_csv(report));
+  for (const auto& r : report.results)
+    if (!r.verified) return kExitVerifyFailed;
+  return kExitOk;
+}
+
+std::vector<PlannedRun> plan_reduce(ReduceArgs& a) {
   std::vector<std::int64_t> sizes;
   try {
     sizes = parse_size_list(a.n);
@@ -71,23 +104,43 @@ int run_reduce(ReduceArgs& a, std::ostream& out) {
       {{"int32", reduce::DType::i32}, {"float32", reduce::DType::f32}, {"float64", reduce::DType::f64}}, a.dtype);
   a.opts.op = lookup<reduce::Op>({{"sum", reduce::Op::sum}, {"min", reduce::Op::min}, {"max", reduce::Op::max}}, a.op);
   reduce::select_steps(a.opts.variants);  // unknown names fail before any work
-  if (!a.json_path.empty()) check_writable(a.json_path);
-  if (!a.csv_path.empty()) check_writable(a.csv_path);
+  return reduce::plan_sizes(a.opts, sizes);
+}
 
-  RunReport report;
-  for (const std::int64_t n : sizes) {
-    a.opts.n = n;
-    RunReport one = reduce::run(a.opts);
-    if (!report.device) report.device = one.device;
-    report.hot = one.hot;
-    for (auto& r : one.results) report.results.push_back(std::move(r));
+struct CompareArgs {
+  std::string base, fresh, threshold = "5%", json_path;
+  bool markdown = false;
+  compare::Options opts;
+};
+
+double parse_threshold(const std::string& text) {
+  std::string digits = text;
+  if (!digits.empty() && digits.back() == '%') digits.pop_back();
+  try {
+    std::size_t used = 0;
+    const double pct = std::stod(digits, &used);
+    if (used == digits.size() && pct >= 0 && pct < 100) return pct / 100;
+  } catch (const std::exception&) {
+    // reported below
   }
-  out << (a.markdown ? format_markdown(report) : format_table(report)) << std::flush;
-  if (!a.json_path.empty()) write_atomically(a.json_path, to_json(report).dump(2) + "\n");
-  if (!a.csv_path.empty()) write_atomically(a.csv_path, format_csv(report));
-  for (const auto& r : report.results)
-    if (!r.verified) return kExitVerifyFailed;
-  return kExitOk;
+  throw UsageError(fmt::format("--threshold '{}': expected a percentage such as 5%", text));
+}
+
+int run_compare(CompareArgs& a, std::ostream& out) {
+  a.opts.threshold = parse_threshold(a.threshold);
+  if (!a.json_path.empty()) check_writable(a.json_path);
+  auto load = [](const std::string& path) {
+    try {
+      return report_from_json(config::load_json_file(path));
+    } catch (const UsageError& e) {
+      throw UsageError(path + ": " + e.what());
+    }
+  };
+  const RunReport base = load(a.base), fresh = load(a.fresh);
+  const compare::Comparison c = compare::compare(base, fresh, a.opts);
+  out << compare::format_comparison(c, a.markdown) << std::flush;
+  if (!a.json_path.empty()) write_atomically(a.json_path, compare::to_json(c).dump(2) + "\n");
+  return compare::exit_code(c);
 }
 
 int run_list(const std::string& pattern, std::ostream& out) {
@@ -117,7 +170,7 @@ int run_info(int device, std::ostream& out) {
 
 }  // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool progress) {
   CLI::App app{"gpubench: the classic GPU optimization ladders, verified and measured"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   app.require_subcommand(1);
@@ -130,6 +183,21 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   int info_device = 0;
   app.add_subcommand("info", "Describe the GPU and measure its copy bandwidth")
       ->add_option("--device", info_device, "CUDA device index");
+
+  std::string config_path;
+  OutputArgs run_out;
+  auto* run_cmd = app.add_subcommand("run", "Run the benchmarks a JSON config lists (docs/configs.md)");
+  run_cmd->add_option("config", config_path, "Config file")->required();
+  add_output_options(run_cmd, run_out);
+
+  CompareArgs cmp;
+  auto* cmp_cmd = app.add_subcommand("compare", "Compare two result files; exit 1 on a regression");
+  cmp_cmd->add_option("base", cmp.base, "Baseline results (JSON)")->required();
+  cmp_cmd->add_option("new", cmp.fresh, "New results (JSON)")->required();
+  cmp_cmd->add_option("--threshold", cmp.threshold, "Smallest change that counts, e.g. 5%")->capture_default_str();
+  cmp_cmd->add_flag("--allow-device-mismatch", cmp.opts.allow_device_mismatch, "Compare runs from different GPUs");
+  cmp_cmd->add_option("--json", cmp.json_path, "Write the comparison as JSON (for scripts/plot.py)");
+  cmp_cmd->add_flag("--md", cmp.markdown, "Print the table as markdown");
 
   try {
     try {
@@ -151,7 +219,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       throw UsageError(std::string(e.what()) + " (see gpubench --help)");
     }
     const std::string cmd = app.get_subcommands().front()->get_name();
-    if (cmd == "reduce") return run_reduce(reduce_args, out);
+    if (cmd == "reduce") return run_and_report(plan_reduce(reduce_args), reduce_args.out, std::nullopt, progress, out, err);
+    if (cmd == "run") {
+      const nlohmann::json doc = config::load_json_file(config_path);
+      std::vector<PlannedRun> runs;
+      try {
+        runs = config::plan(doc);
+      } catch (const UsageError& e) {
+        throw UsageError(config_path + ": " + e.what());
+      }
+      return run_and_report(runs, run_out, doc, progress, out, err);
+    }
+    if (cmd == "compare") return run_compare(cmp, out);
     if (cmd == "list") return run_list(list_pattern, out);
     return run_info(info_device, out);
   } catch (const UsageError& e) {

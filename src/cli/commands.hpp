@@ -7,7 +7,8 @@
 namespace gpubench {
 
 // Parses argv, runs the chosen command and returns the process exit code
-// (ExitCode in src/detail/errors.hpp). Errors become one line on `err`.
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+// (ExitCode in src/detail/errors.hpp). Errors become one line on `err`;
+// with `progress`, multi-run commands say on `err` what they are running.
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool progress = false);
 
 }  // namespace gpubench

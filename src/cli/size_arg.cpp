@@ -65,7 +65,17 @@ std::vector<std::int64_t> parse_size_list(const std::string& text) {
   std::vector<std::int64_t> sizes;
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
-    sizes.push_back(parse_size(text.substr(start, comma - start)));
+    const std::string item = text.substr(start, comma - start);
+    if (const auto colon = item.find(':'); colon != std::string::npos) {
+      const std::int64_t first = parse_size(item.substr(0, colon)), last = parse_size(item.substr(colon + 1));
+      if (first > last) bad(item, "a sweep must go from the smaller size to the larger");
+      for (std::int64_t v = first; v <= last; v *= 2) {
+        sizes.push_back(v);
+        if (v > last / 2) break;
+      }
+    } else {
+      sizes.push_back(parse_size(item));
+    }
     start = comma + 1;
   }
   return sizes;

@@ -12,7 +12,9 @@ namespace gpubench {
 // values past 2^62.
 std::int64_t parse_size(const std::string& text);
 
-// A comma-separated list of sizes: "2^22,2^28" or "1M,4M,16M".
+// A comma-separated list of sizes and sweeps: "2^22,2^28", "1M,4M,16M", or
+// "2^16:2^30" (every power-of-two multiple of the first size up to the last:
+// 2^16, 2^17, ..., 2^30). Throws UsageError naming the bad item.
 std::vector<std::int64_t> parse_size_list(const std::string& text);
 
 }  // namespace gpubench

@@ -25,4 +25,30 @@ Stats summarize(const std::vector<double>& samples_ms) {
   return st;
 }
 
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const double n1 = double(a.size()), n2 = double(b.size()), n = n1 + n2;
+  if (a.empty() || b.empty()) return 1.0;
+  std::vector<std::pair<double, int>> all;  // value, which sample
+  for (double x : a) all.push_back({x, 0});
+  for (double x : b) all.push_back({x, 1});
+  std::sort(all.begin(), all.end());
+  double rank_sum_a = 0, tie_term = 0;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    while (j < all.size() && all[j].first == all[i].first) ++j;
+    const double avg_rank = 0.5 * double(i + 1 + j);  // ranks i+1 .. j
+    const double t = double(j - i);
+    tie_term += t * t * t - t;
+    for (std::size_t k = i; k < j; ++k)
+      if (all[k].second == 0) rank_sum_a += avg_rank;
+    i = j;
+  }
+  const double u = rank_sum_a - n1 * (n1 + 1) / 2;
+  const double mean = n1 * n2 / 2;
+  const double var = n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1)));
+  if (var <= 0) return 1.0;  // every value equal
+  const double z = (std::fabs(u - mean) - 0.5) / std::sqrt(var);
+  return std::erfc(std::max(z, 0.0) / std::sqrt(2.0));
+}
+
 }  // namespace gpubench

@@ -1,5 +1,7 @@
 #include "src/report/json_report.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
@@ -32,7 +34,8 @@ json to_json(const BenchResult& r) {
           {"pct_of_peak", optional_json(r.pct_of_peak)},
           {"pct_of_copy", optional_json(r.pct_of_copy)},
           {"verified", r.verified},
-          {"error", optional_json(r.error)}};
+          {"error", optional_json(r.error)},
+          {"l2", r.hot ? "hot" : "flushed"}};
 }
 
 // Field access that names the JSON path of what is wrong.
@@ -90,6 +93,7 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.pct_of_copy = optional_field<double>(j, "pct_of_copy", where);
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
+  if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
   return r;
 }
 
@@ -110,12 +114,18 @@ json to_json(const DeviceInfo& d) {
 
 json to_json(const RunReport& report) {
   json results = json::array();
-  for (const auto& r : report.results) results.push_back(to_json(r));
-  return {{"schema_version", kSchemaVersion},
-          {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
-          {"device", report.device ? to_json(*report.device) : json(nullptr)},
-          {"l2", report.hot ? "hot" : "flushed"},
-          {"results", results}};
+  std::set<std::string> l2;
+  for (const auto& r : report.results) {
+    results.push_back(to_json(r));
+    l2.insert(r.hot ? "hot" : "flushed");
+  }
+  json doc = {{"schema_version", kSchemaVersion},
+              {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
+              {"device", report.device ? to_json(*report.device) : json(nullptr)},
+              {"l2", l2.size() == 1 ? *l2.begin() : "mixed"},
+              {"results", results}};
+  if (report.config) doc["config"] = *report.config;
+  return doc;
 }
 
 RunReport report_from_json(const json& doc) {
@@ -125,11 +135,15 @@ RunReport report_from_json(const json& doc) {
   RunReport report;
   if (!doc.contains("device") || !doc.at("device").is_null())
     report.device = device_from_json(field<json>(doc, "device", ""), "/device");
-  report.hot = field<std::string>(doc, "l2", "") == "hot";
+  // Documents before per-result "l2" said it once for the whole run.
+  const bool hot = field<std::string>(doc, "l2", "") == "hot";
   const json results = field<json>(doc, "results", "");
   if (!results.is_array()) throw UsageError("/results: wrong type (expected array)");
-  for (std::size_t i = 0; i < results.size(); ++i)
+  for (std::size_t i = 0; i < results.size(); ++i) {
     report.results.push_back(result_from_json(results[i], fmt::format("/results/{}", i)));
+    if (!results[i].contains("l2")) report.results.back().hot = hot;
+  }
+  if (doc.contains("config")) report.config = doc.at("config");
   return report;
 }
 

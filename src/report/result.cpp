@@ -25,8 +25,13 @@ std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::siz
   return rs[first].stats.median_ms / rs[i].stats.median_ms;
 }
 
+void append(RunReport& into, RunReport&& more) {
+  if (!into.device) into.device = more.device;
+  for (auto& r : more.results) into.results.push_back(std::move(r));
+}
+
 std::size_t group_start(const std::vector<BenchResult>& rs, std::size_t i) {
-  while (i > 0 && rs[i - 1].params == rs[i].params) --i;
+  while (i > 0 && rs[i - 1].params == rs[i].params && rs[i - 1].hot == rs[i].hot) --i;
   return i;
 }
 

@@ -27,13 +27,17 @@ struct BenchResult {
   std::optional<double> pct_of_copy;  // of the measured copy bandwidth (device rows)
   bool verified = false;
   std::optional<std::string> error;  // why verification failed or the run broke
+  bool hot = false;                  // the L2 was left warm between samples (--hot)
 };
 
 struct RunReport {
   std::optional<DeviceInfo> device;  // absent when only host steps ran without a GPU
   std::vector<BenchResult> results;
-  bool hot = false;  // L2 left warm between samples
+  std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
 };
+
+// Appends `more`'s results; the device is the first one seen.
+void append(RunReport& into, RunReport&& more);
 
 // Results with equal params form a group (one table). Within its group, the
 // speedup of result i over the previous step of its ladder (step; the modern

@@ -35,7 +35,7 @@ std::string params_line(const RunReport& report, std::size_t i) {
   const auto& p = report.results[i].params;
   return fmt::format("reduce n={} dtype={} op={} block={} L2={}", p.at("n").get<long long>(),
                      p.at("dtype").get<std::string>(), p.at("op").get<std::string>(), p.at("block").get<int>(),
-                     report.hot ? "hot" : "flushed");
+                     report.results[i].hot ? "hot" : "flushed");
 }
 
 std::string failures(const RunReport& report) {

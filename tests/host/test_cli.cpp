@@ -112,3 +112,51 @@ TEST_CASE("help and version exit 0") {
   CHECK(v.rc == kExitOk);
   CHECK(v.out.find("gpubench") != std::string::npos);
 }
+
+TEST_CASE("run: a config runs every benchmark and embeds the config in the JSON") {
+  const std::string config_path = "cli_run_config.json", out_path = "cli_run_out.json";
+  {
+    std::ofstream f(config_path);
+    f << R"({"defaults": {"measure": {"min_samples": 2, "min_time": 0}},
+             "benchmarks": [{"pattern": "reduce", "variants": ["cpu"], "params": {"n": "1K:2K", "op": ["min", "max"]}}]})";
+  }
+  const Outcome r = cli({"run", config_path.c_str(), "--json", out_path.c_str()});
+  INFO(r.err);
+  REQUIRE(r.rc == kExitOk);
+  std::ifstream in(out_path);
+  const auto doc = nlohmann::json::parse(in);
+  CHECK(doc.at("results").size() == 4);
+  CHECK(doc.at("config").at("benchmarks").at(0).at("variants").at(0) == "cpu");
+  std::remove(config_path.c_str());
+  std::remove(out_path.c_str());
+}
+
+TEST_CASE("run: a malformed config is one line naming file and JSON path, exit 2, nothing written") {
+  const std::string config_path = "cli_bad_config.json";
+  {
+    std::ofstream f(config_path);
+    f << R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "abc"}}]})";
+  }
+  expect_usage_error({"run", config_path.c_str(), "--json", "cli_never.json"},
+                     "cli_bad_config.json: benchmarks[0].params.n: expected a size");
+  CHECK_FALSE(exists("cli_never.json"));
+  expect_usage_error({"run", "/nonexistent/config.json"}, "cannot read '/nonexistent/config.json'");
+  std::remove(config_path.c_str());
+}
+
+TEST_CASE("compare: exit 0 on identical files, 2 on bad input") {
+  const std::string path = std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p22.json";
+  const Outcome same = cli({"compare", path.c_str(), path.c_str(), "--md"});
+  CHECK(same.rc == 0);
+  CHECK(same.out.find("| variant | params |") != std::string::npos);
+  CHECK(same.out.find("0 slower") != std::string::npos);
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "lots"}, "--threshold 'lots'");
+  expect_usage_error({"compare", path.c_str(), "/nonexistent/new.json"}, "cannot read '/nonexistent/new.json'");
+  const std::string bad = "cli_compare_bad.json";
+  {
+    std::ofstream f(bad);
+    f << R"({"schema_version": 1, "device": null, "l2": "flushed", "results": [{"pattern": "reduce"}]})";
+  }
+  expect_usage_error({"compare", path.c_str(), bad.c_str()}, "cli_compare_bad.json: /results/0/variant: missing");
+  std::remove(bad.c_str());
+}

@@ -26,3 +26,16 @@ TEST_CASE("bad sizes are rejected with a message naming the input") {
   }
   CHECK_THROWS_WITH(parse_size("4X"), Catch::Contains("'4X'"));
 }
+
+TEST_CASE("size lists and power-of-two sweeps") {
+  using V = std::vector<std::int64_t>;
+  CHECK(gpubench::parse_size_list("2^22") == V{4194304});
+  CHECK(gpubench::parse_size_list("1K,2^11") == V{1024, 2048});
+  CHECK(gpubench::parse_size_list("2^16:2^19") == V{65536, 131072, 262144, 524288});
+  CHECK(gpubench::parse_size_list("3:12,5") == V{3, 6, 12, 5});
+  CHECK(gpubench::parse_size_list("4M:4M") == V{4194304});
+  CHECK(gpubench::parse_size_list("2^61:2^62") == V{std::int64_t(1) << 61, std::int64_t(1) << 62});
+  CHECK_THROWS_WITH(gpubench::parse_size_list("2^20:2^10"), Catch::Contains("smaller size to the larger"));
+  CHECK_THROWS_WITH(gpubench::parse_size_list("1M,x"), Catch::Contains("'x'"));
+  CHECK_THROWS_AS(gpubench::parse_size_list("1M:"), UsageError);
+}

@@ -102,6 +102,7 @@ BenchResult base_result(const Options& o, const Step& s) {
   r.on_device = s.where == Where::device;
   r.params = {{"n", o.n}, {"dtype", to_string(o.dtype)}, {"op", to_string(o.op)}, {"block", o.block}};
   r.bytes = double(o.n) * double(dtype_size(o.dtype));
+  r.hot = o.measure.hot;
   return r;
 }
 
@@ -180,7 +181,6 @@ RunReport run(const Options& o) {
   const Reference ref = host_reference(host_input.get(), o.n, o.dtype, o.op);
 
   RunReport report;
-  report.hot = o.measure.hot;
   if (dev) {
     // Our stream does not wait for the legacy default stream, and a cudaMemcpy
     // from pageable memory may return before its DMA has landed: copy on our

@@ -1,0 +1,143 @@
+#include "src/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+#include "src/detail/stats.hpp"
+
+namespace gpubench::compare {
+namespace {
+
+std::string key(const BenchResult& r) {
+  return fmt::format("{} {} {}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "");
+}
+
+std::string device_name(const RunReport& r) { return r.device ? r.device->name : "no GPU"; }
+
+Verdict judge(const BenchResult& fresh, const Row& row, const Options& o) {
+  if (!fresh.verified) return Verdict::failed;
+  if (std::fabs(row.change) < o.threshold) return Verdict::same;
+  if (row.p_value >= o.alpha) return Verdict::unclear;
+  return row.change > 0 ? Verdict::faster : Verdict::slower;
+}
+
+}  // namespace
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::faster: return "faster";
+    case Verdict::slower: return "slower";
+    case Verdict::same: return "same";
+    case Verdict::unclear: return "unclear";
+    case Verdict::failed: return "FAIL";
+  }
+  return "?";
+}
+
+Comparison compare(const RunReport& base, const RunReport& fresh, const Options& o) {
+  Comparison c;
+  c.base_device = device_name(base);
+  c.new_device = device_name(fresh);
+  c.options = o;
+  if (c.base_device != c.new_device && !o.allow_device_mismatch)
+    throw UsageError(fmt::format("the runs used different GPUs ('{}' and '{}'); pass --allow-device-mismatch to compare "
+                                 "them anyway",
+                                 c.base_device, c.new_device));
+  for (const BenchResult& n : fresh.results) {
+    const auto b = std::find_if(base.results.begin(), base.results.end(),
+                                [&](const BenchResult& r) { return key(r) == key(n); });
+    if (b == base.results.end()) {
+      c.only_in_new.push_back(key(n));
+      continue;
+    }
+    Row row{n.pattern, n.variant, n.params, n.hot, b->gbps, n.gbps};
+    row.change = b->stats.median_ms / n.stats.median_ms - 1;
+    row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
+    row.verdict = judge(n, row, o);
+    c.rows.push_back(row);
+  }
+  for (const BenchResult& b : base.results) {
+    const bool matched = std::any_of(fresh.results.begin(), fresh.results.end(),
+                                     [&](const BenchResult& r) { return key(r) == key(b); });
+    if (!matched) c.only_in_base.push_back(key(b));
+  }
+  return c;
+}
+
+int exit_code(const Comparison& c) {
+  const bool regressed = std::any_of(c.rows.begin(), c.rows.end(), [](const Row& r) {
+    return r.verdict == Verdict::slower || r.verdict == Verdict::failed;
+  });
+  return regressed ? 1 : 0;
+}
+
+std::string format_comparison(const Comparison& c, bool markdown) {
+  const std::vector<std::string> header = {"variant", "params", "base GB/s", "new GB/s", "change", "p", "verdict"};
+  std::vector<std::vector<std::string>> rows;
+  for (const Row& r : c.rows) {
+    std::string params;
+    for (const auto& [k, v] : r.params.items()) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k,
+                                                                       v.is_string() ? v.get<std::string>() : v.dump());
+    if (r.hot) params += " hot";
+    rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base_gbps), fmt::format("{:.1f}", r.new_gbps),
+                    fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value), to_string(r.verdict)});
+  }
+  std::string out = fmt::format("base: {}  new: {}  threshold {:.1f}%  alpha {}\n", c.base_device, c.new_device,
+                                100 * c.options.threshold, c.options.alpha);
+  if (markdown) {
+    out += "\n| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|---|---|---:|---:|---:|---:|---|\n";
+    for (const auto& row : rows) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+  } else {
+    std::vector<std::size_t> w(header.size());
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      w[i] = header[i].size();
+      for (const auto& row : rows) w[i] = std::max(w[i], row[i].size());
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      std::string s;
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        s += (i < 2 || i + 1 == cells.size() ? fmt::format("{:<{}}", cells[i], w[i]) : fmt::format("{:>{}}", cells[i], w[i])) +
+             (i + 1 < cells.size() ? "  " : "\n");
+      return s;
+    };
+    out += line(header);
+    for (const auto& row : rows) out += line(row);
+  }
+  for (const auto& k : c.only_in_base) out += "only in base: " + k + "\n";
+  for (const auto& k : c.only_in_new) out += "only in new: " + k + "\n";
+  const auto count = [&](Verdict v) {
+    return std::count_if(c.rows.begin(), c.rows.end(), [v](const Row& r) { return r.verdict == v; });
+  };
+  out += fmt::format("{} rows: {} faster, {} slower, {} same, {} unclear, {} FAIL\n", c.rows.size(),
+                     count(Verdict::faster), count(Verdict::slower), count(Verdict::same), count(Verdict::unclear),
+                     count(Verdict::failed));
+  return out;
+}
+
+nlohmann::json to_json(const Comparison& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Row& r : c.rows)
+    rows.push_back({{"pattern", r.pattern},
+                    {"variant", r.variant},
+                    {"params", r.params},
+                    {"l2", r.hot ? "hot" : "flushed"},
+                    {"base_gbps", r.base_gbps},
+                    {"new_gbps", r.new_gbps},
+                    {"change", r.change},
+                    {"p_value", r.p_value},
+                    {"verdict", to_string(r.verdict)}});
+  return {{"schema_version", 1},
+          {"kind", "comparison"},
+          {"base_device", c.base_device},
+          {"new_device", c.new_device},
+          {"threshold", c.options.threshold},
+          {"alpha", c.options.alpha},
+          {"rows", rows},
+          {"only_in_base", c.only_in_base},
+          {"only_in_new", c.only_in_new}};
+}
+
+}  // namespace gpubench::compare

@@ -1,0 +1,52 @@
+// Compares two result documents row by row, for a regression gate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/report/result.hpp"
+
+namespace gpubench::compare {
+
+struct Options {
+  double threshold = 0.05;  // relative change below which a row is "same"
+  double alpha = 0.01;      // Mann-Whitney p-value below which a change is real
+  bool allow_device_mismatch = false;
+};
+
+// faster / slower: beyond the threshold and significant. same: within the
+// threshold. unclear: beyond the threshold but not significant (noise).
+// failed: the new result did not verify, a regression whatever its speed.
+enum class Verdict { faster, slower, same, unclear, failed };
+std::string to_string(Verdict v);
+
+struct Row {
+  std::string pattern, variant;
+  nlohmann::json params;
+  bool hot = false;
+  double base_gbps = 0, new_gbps = 0;
+  double change = 0;  // new / base throughput - 1, from the medians
+  double p_value = 1;
+  Verdict verdict = Verdict::same;
+};
+
+struct Comparison {
+  std::string base_device, new_device;
+  Options options;
+  std::vector<Row> rows;
+  std::vector<std::string> only_in_base, only_in_new;  // "variant {params}"
+};
+
+// Matches results by pattern, variant, params and L2 mode. Throws UsageError
+// when the two ran on different GPUs, unless allowed.
+Comparison compare(const RunReport& base, const RunReport& fresh, const Options& o);
+
+// 1 when any row is slower or failed, else 0.
+int exit_code(const Comparison& c);
+
+std::string format_comparison(const Comparison& c, bool markdown);
+nlohmann::json to_json(const Comparison& c);
+
+}  // namespace gpubench::compare

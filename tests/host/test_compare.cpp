@@ -1,0 +1,115 @@
+// The regression gate, on a real H200 result and copies of it with known
+// changes.
+#include <catch2/catch.hpp>
+
+#include "src/compare/compare.hpp"
+#include "src/config/config.hpp"
+#include "src/detail/errors.hpp"
+#include "src/detail/stats.hpp"
+#include "src/report/json_report.hpp"
+
+using namespace gpubench;
+using compare::Verdict;
+
+namespace {
+
+RunReport real_result() {
+  return report_from_json(config::load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json"));
+}
+
+void scale(BenchResult& r, double factor) {
+  for (double& s : r.samples_ms) s *= factor;
+  r.stats = summarize(r.samples_ms);
+  r.gbps /= factor;
+}
+
+BenchResult& find(RunReport& rep, const std::string& variant) {
+  for (auto& r : rep.results)
+    if (r.variant == variant) return r;
+  FAIL("no variant " << variant);
+  throw;
+}
+
+Verdict verdict_of(const compare::Comparison& c, const std::string& variant) {
+  for (const auto& row : c.rows)
+    if (row.variant == variant) return row.verdict;
+  FAIL("no row " << variant);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("identical runs: every row the same, exit 0") {
+  const RunReport base = real_result();
+  const auto c = compare::compare(base, base, {});
+  CHECK(c.rows.size() == base.results.size());
+  for (const auto& row : c.rows) CHECK(row.verdict == Verdict::same);
+  CHECK(compare::exit_code(c) == 0);
+  CHECK(c.only_in_base.empty());
+  CHECK(c.only_in_new.empty());
+}
+
+TEST_CASE("a variant 10% slower beyond its noise is a regression") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  scale(find(fresh, "reduce9"), 1.10);
+  scale(find(fresh, "reduce6"), 1 / 1.10);
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(verdict_of(c, "reduce9") == Verdict::slower);
+  CHECK(verdict_of(c, "reduce6") == Verdict::faster);
+  CHECK(verdict_of(c, "cub") == Verdict::same);
+  CHECK(compare::exit_code(c) == 1);
+  CHECK(compare::format_comparison(c, false).find("1 slower") != std::string::npos);
+}
+
+TEST_CASE("noise alone is never a regression") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  // Spikes: every tenth sample five times slower. The mean moves by 40%, the
+  // median by a fraction of the run's spread.
+  BenchResult& spiky = find(fresh, "reduce9");
+  for (std::size_t i = 0; i < spiky.samples_ms.size(); i += 10) spiky.samples_ms[i] *= 5;
+  spiky.stats = summarize(spiky.samples_ms);
+  // Too few samples to tell: two samples 10% slower.
+  BenchResult& few = find(fresh, "cub");
+  few.samples_ms = {few.stats.median_ms * 1.1, few.stats.median_ms * 1.1};
+  few.stats = summarize(few.samples_ms);
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(verdict_of(c, "reduce9") == Verdict::same);
+  CHECK(verdict_of(c, "cub") == Verdict::unclear);
+  CHECK(compare::exit_code(c) == 0);
+}
+
+TEST_CASE("an unverified new result fails whatever its speed") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  find(fresh, "reduce3").verified = false;
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(verdict_of(c, "reduce3") == Verdict::failed);
+  CHECK(compare::exit_code(c) == 1);
+}
+
+TEST_CASE("results in only one file are listed; different GPUs are refused unless allowed") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  fresh.results.pop_back();
+  auto c = compare::compare(base, fresh, {});
+  REQUIRE(c.only_in_base.size() == 1);
+  CHECK(c.only_in_base[0].find("cpu") != std::string::npos);
+
+  fresh.device->name = "NVIDIA H100";
+  CHECK_THROWS_WITH(compare::compare(base, fresh, {}), Catch::Contains("different GPUs"));
+  compare::Options allow;
+  allow.allow_device_mismatch = true;
+  CHECK_NOTHROW(compare::compare(base, fresh, allow));
+}
+
+TEST_CASE("Mann-Whitney p-values") {
+  const std::vector<double> a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  std::vector<double> shifted;
+  for (double x : a) shifted.push_back(x + 100);
+  CHECK(mann_whitney_p(a, a) == Approx(1.0));
+  CHECK(mann_whitney_p(a, shifted) < 0.001);
+  CHECK(mann_whitney_p(a, {}) == 1.0);
+  CHECK(mann_whitney_p({5, 5, 5}, {5, 5}) == 1.0);
+}

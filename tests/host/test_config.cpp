@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "src/config/config.hpp"
+#include "src/detail/errors.hpp"
+
+using gpubench::UsageError;
+using gpubench::config::plan;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> descriptions(const json& config) {
+  std::vector<std::string> out;
+  for (const auto& r : plan(config)) out.push_back(r.description);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a config expands into the cross product of its parameter lists") {
+  const json config = json::parse(R"({
+    "defaults": {"params": {"block": 128}, "measure": {"min_time": 0}},
+    "benchmarks": [
+      {"pattern": "reduce", "variants": ["reduce0", "cub"], "params": {"n": ["1K", "2^11:2^12"], "dtype": ["int32", "float32"]}},
+      {"pattern": "reduce", "variants": "reduce9", "params": {"n": 5, "op": ["min", "max"], "block": [64, 1024]}}
+    ]})");
+  const auto d = descriptions(config);
+  REQUIRE(d.size() == 2 * 3 + 2 * 2);
+  CHECK(d[0] == "reduce n=1024 dtype=int32 op=sum block=128 variants=reduce0,cub");
+  CHECK(d[2] == "reduce n=4096 dtype=int32 op=sum block=128 variants=reduce0,cub");
+  CHECK(d[3] == "reduce n=1024 dtype=float32 op=sum block=128 variants=reduce0,cub");
+  CHECK(d[6] == "reduce n=5 dtype=int32 op=min block=64 variants=reduce9");
+  CHECK(d[9] == "reduce n=5 dtype=int32 op=max block=1024 variants=reduce9");
+}
+
+TEST_CASE("a malformed config is refused with the JSON path of the problem") {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "abc"}}]})",
+       R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "abc")"},
+      {R"({"benchmarks": [{"pattern": "reduce"}, {"pattern": "reduce", "params": {"n": [1, 0]}}]})",
+       "benchmarks[1].params.n[1]: expected a size"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 48}}]})",
+       "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 48"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"dtype": "int8"}}]})",
+       R"(benchmarks[0].params.dtype: expected one of int32, float32, float64, got "int8")"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"sizes": 5}}]})",
+       "benchmarks[0].params.sizes: unknown key (valid: n, dtype, op, block, seed, device)"},
+      {R"({"benchmarks": [{"pattern": "reduce", "variants": ["reduce0", "reduce99"]}]})",
+       "benchmarks[0].variants: unknown reduce variant 'reduce99'"},
+      {R"({"benchmarks": [{"pattern": "reduce", "variants": 7}]})", "benchmarks[0].variants: expected"},
+      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of reduce, got "sort")"},
+      {R"({"benchmarks": [{"variants": "all"}]})", "benchmarks[0].pattern: missing"},
+      {R"({"benchmarks": []})", "benchmarks: expected a non-empty list, got []"},
+      {R"({"benchmark": []})", "benchmark: unknown key"},
+      {R"({})", "benchmarks: missing"},
+      {R"([1, 2])", ": expected an object"},
+      {R"({"defaults": {"params": {"op": "prod"}}, "benchmarks": [{"pattern": "reduce"}]})",
+       R"(defaults.params.op: expected one of sum, min, max, got "prod")"},
+      {R"({"defaults": {"measure": {"min_time": -1}}, "benchmarks": [{"pattern": "reduce"}]})",
+       "defaults.measure.min_time: expected seconds from 0 to 3600, got -1"},
+      {R"({"benchmarks": [{"pattern": "reduce", "measure": {"hot": "yes"}}]})",
+       R"(benchmarks[0].measure.hot: expected true or false, got "yes")"},
+      {R"({"benchmarks": [{"pattern": "reduce", "measure": {"min_samples": 0}}]})",
+       "benchmarks[0].measure.min_samples: expected an integer from 1"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    CHECK_THROWS_WITH(plan(json::parse(text)), Catch::StartsWith(message));
+  }
+}
+
+TEST_CASE("the shipped configs are valid") {
+  const std::filesystem::path dir = std::filesystem::path(GPUBENCH_SOURCE_DIR) / "configs";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    INFO(entry.path());
+    CHECK_FALSE(plan(gpubench::config::load_json_file(entry.path().string())).empty());
+    ++count;
+  }
+  CHECK(count >= 4);
+}
+
+TEST_CASE("unreadable and unparsable config files are named") {
+  CHECK_THROWS_WITH(gpubench::config::load_json_file("/nonexistent/c.json"), "cannot read '/nonexistent/c.json'");
+}
