@@ -4,6 +4,7 @@
 // variants) or in a register (the shuffle variants); thread 0 gets the result.
 #pragma once
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "kernels/reduce/ops.cuh"
@@ -29,12 +30,12 @@ __device__ T tree_sequential(T* sdata) {
 // can read sdata[tid + off] before its neighbour wrote it: a data race that
 // racecheck reports and that can give wrong sums. __syncwarp() orders each
 // read before the next write and each write before the next read.
-// Requires: sdata[0 .. 2*first) hold the partials, first = min(32, blockDim/2).
+// Requires: sdata[0 .. 2*first) hold the partials, first = min(32, block/2).
 template <class T, class Op>
-__device__ T warp_tail_shared(T* sdata, T v) {
+__device__ T warp_tail_shared(T* sdata, T v, unsigned first) {
   const unsigned tid = threadIdx.x;
-  const unsigned first = blockDim.x >= 64 ? 32 : blockDim.x / 2;
   if (tid < 32) {
+#pragma unroll
     for (unsigned off = first; off > 0; off >>= 1) {
       if (tid < off) v = Op{}(v, sdata[tid + off]);
       __syncwarp();
@@ -53,7 +54,7 @@ __device__ T tree_warp_tail(T* sdata, T v) {
     if (tid < s) sdata[tid] = v = Op{}(v, sdata[tid + s]);
     __syncthreads();
   }
-  return warp_tail_shared<T, Op>(sdata, v);
+  return warp_tail_shared<T, Op>(sdata, v, blockDim.x >= 64 ? 32 : blockDim.x / 2);
 }
 
 // reduce5: the block size is a compile-time constant, so every loop bound and
@@ -66,16 +67,7 @@ __device__ T tree_unrolled(T* sdata, T v) {
     if (tid < s) sdata[tid] = v = Op{}(v, sdata[tid + s]);
     __syncthreads();
   }
-  if (tid < 32) {
-#pragma unroll
-    for (unsigned off = (kBlock >= 64 ? 32 : kBlock / 2); off > 0; off >>= 1) {
-      if (tid < off) v = Op{}(v, sdata[tid + off]);
-      __syncwarp();
-      sdata[tid] = v;
-      __syncwarp();
-    }
-  }
-  return v;
+  return warp_tail_shared<T, Op>(sdata, v, kBlock >= 64 ? 32 : kBlock / 2);
 }
 
 // Calls f(std::integral_constant<unsigned, B>) for the run-time block size B
@@ -88,7 +80,8 @@ auto with_block_size(int block, F&& f) {
     case 128: return f(std::integral_constant<unsigned, 128>{});
     case 256: return f(std::integral_constant<unsigned, 256>{});
     case 512: return f(std::integral_constant<unsigned, 512>{});
-    default: return f(std::integral_constant<unsigned, 1024>{});
+    case 1024: return f(std::integral_constant<unsigned, 1024>{});
+    default: throw std::invalid_argument("block size must be a power of two from 32 to 1024");
   }
 }
 

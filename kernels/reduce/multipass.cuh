@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 
 #include "kernels/reduce/ops.cuh"
 #include "kernels/reduce/reduce_step.hpp"
@@ -30,6 +32,8 @@ void reduce_multipass(const T* in, T* out, std::int64_t n, std::int64_t per_bloc
   const T* src = in;
   for (int pass = 0;; ++pass) {
     const std::int64_t blocks = std::max<std::int64_t>(1, ceil_div(n, per_block));
+    if (blocks > std::numeric_limits<int>::max())
+      throw std::invalid_argument("reduce_multipass: more blocks than a grid holds; use a larger block");
     T* dst = blocks == 1 ? out : level[pass % 2];
     launch_pass(src, dst, n, static_cast<unsigned>(blocks));
     GPUBENCH_CHECK_LAUNCH();

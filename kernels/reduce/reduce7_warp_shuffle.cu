@@ -1,7 +1,7 @@
 // reduce7 — warp-shuffle tree (Kepler and later).
 // The tree no longer goes through shared memory: each warp folds its 32
 // values with __shfl_down_sync (registers to registers), one value per warp
-// is parked in shared memory, and the first warp folds those. Two barriers
+// is parked in shared memory, and the first warp folds those. One barrier
 // per block instead of log2(block), and no shared-memory traffic to speak of.
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
@@ -30,4 +30,4 @@ struct Reduce7 : GridStrideTwoPass<2> {
 }  // namespace gpubench::reduce
 
 GPUBENCH_REDUCE_STEP(reduce7, Reduce7, Ladder::modern, false,
-                     "warp-shuffle tree: registers instead of shared memory, 2 barriers")
+                     "warp-shuffle tree: registers instead of shared memory, one barrier")

@@ -19,7 +19,7 @@ __global__ void reduce8_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce8 : GridStrideTwoPass<4, 16> {
+struct Reduce8 : GridStrideTwoPass<kVectorLoadsInFlight, 16> {
   template <class T, class Op>
   static void run(const Problem& p, const Workspace& ws) {
     run_two_pass<T>(p, ws, reduce8_kernel<T, Op>, 0);

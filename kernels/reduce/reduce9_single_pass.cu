@@ -33,7 +33,6 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
   if (!last_block) return;
   v = Op::template identity<T>();
   for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) v = Op{}(v, __ldcg(partials + b));
-  __syncthreads();  // warp_partials is reused
   v = block_reduce_shuffle<T, Op>(v, warp_partials);
   if (threadIdx.x == 0) {
     out[0] = v;
@@ -44,7 +43,7 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
 struct Reduce9 {
   template <class T>
   static unsigned grid(const Problem& p, const Workspace& ws) {
-    return GridStrideTwoPass<4, 16>::grid<T>(p, ws);
+    return GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws);
   }
   template <class T, class Op>
   static std::size_t scratch_bytes(const Problem& p, const Workspace& ws) {

@@ -51,6 +51,19 @@ struct Step {
   void (*run)(const Problem&, const Workspace&);
 };
 
+template <class T> struct TypeTag { using type = T; };
+
+// Calls f(TypeTag<T>{}) with the C++ type of `t`: int, float or double.
+template <class F>
+decltype(auto) visit_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::f32: return f(TypeTag<float>{});
+    case DType::f64: return f(TypeTag<double>{});
+    case DType::i32: break;
+  }
+  return f(TypeTag<int>{});
+}
+
 inline std::size_t dtype_size(DType t) {
   switch (t) {
     case DType::i32: return 4;

@@ -11,24 +11,16 @@
 
 namespace gpubench::reduce {
 
-template <class T> struct TypeTag { using type = T; };
-
 template <class F>
 decltype(auto) visit_types(DType dtype, Op op, F&& f) {
-  auto with_op = [&](auto tag) -> decltype(auto) {
+  return visit_dtype(dtype, [&](auto tag) -> decltype(auto) {
     switch (op) {
       case Op::min: return f(tag, MinOp{});
       case Op::max: return f(tag, MaxOp{});
       case Op::sum: break;
     }
     return f(tag, SumOp{});
-  };
-  switch (dtype) {
-    case DType::f32: return with_op(TypeTag<float>{});
-    case DType::f64: return with_op(TypeTag<double>{});
-    case DType::i32: break;
-  }
-  return with_op(TypeTag<int>{});
+  });
 }
 
 template <class Impl>

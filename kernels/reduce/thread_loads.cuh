@@ -34,10 +34,13 @@ __device__ float fold(float4 v) { return Op{}(Op{}(v.x, v.y), Op{}(v.z, v.w)); }
 template <class Op>
 __device__ double fold(double2 v) { return Op{}(v.x, v.y); }
 
+// 16-byte loads each thread of reduce8 and reduce9 issues before using any.
+constexpr int kVectorLoadsInFlight = 4;
+
 // reduce8: 16-byte loads, kUnroll of them issued before any is used, so each
 // thread keeps kUnroll * 16 bytes in flight. Elements before the first 16-byte
 // boundary and after the last whole vector are taken one by one.
-template <class T, class Op, int kUnroll = 4>
+template <class T, class Op, int kUnroll = kVectorLoadsInFlight>
 __device__ T grid_stride_vectorized(const T* in, std::int64_t n) {
   using V = typename Vec16<T>::type;
   constexpr int kLanes = sizeof(V) / sizeof(T);

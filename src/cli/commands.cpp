@@ -1,6 +1,8 @@
 #include "src/cli/commands.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,11 +30,6 @@ namespace {
 
 const std::vector<std::string> kPatterns = {"reduce"};
 
-template <class E>
-E lookup(const std::map<std::string, E>& names, const std::string& key) {
-  return names.at(key);  // CLI::IsMember has already checked the key
-}
-
 struct OutputArgs {
   std::string json_path, csv_path;
   bool markdown = false;
@@ -56,18 +53,25 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
       ->capture_default_str();
   cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, or a comma-separated list of sizes")->capture_default_str();
   cmd->add_option("--dtype", a.dtype, "Element type")
-      ->check(CLI::IsMember({"int32", "float32", "float64"}))
+      ->check(CLI::IsMember(reduce::dtype_names()))
       ->capture_default_str();
-  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember({"sum", "min", "max"}))->capture_default_str();
+  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember(reduce::op_names()))->capture_default_str();
   cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
   cmd->add_option("--device", a.opts.device, "CUDA device index")->capture_default_str();
   cmd->add_option("--seed", a.opts.seed, "Seed of the random input")->capture_default_str();
   cmd->add_flag("--hot", a.opts.measure.hot, "Do not flush the L2 cache before each sample");
   cmd->add_option("--min-samples", a.opts.measure.min_samples, "Timed samples per variant, at least")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", a.opts.measure.min_time_s, "Seconds of sampling per variant, at least")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            const bool ok = !text.empty() && *end == '\0' && std::isfinite(v) && v >= 0 && v <= 3600;
+            return ok ? "" : "expected seconds from 0 to 3600, got '" + text + "'";
+          },
+          "SECONDS"))
       ->capture_default_str();
   add_output_options(cmd, a.out);
 }
@@ -79,6 +83,7 @@ int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std
                    bool progress, std::ostream& out, std::ostream& err) {
   if (!o.json_path.empty()) check_writable(o.json_path);
   if (!o.csv_path.empty()) check_writable(o.csv_path);
+  for (const auto& r : runs) r.check();  // every run fits before the first starts
   RunReport report;
   report.config = std::move(config);
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -86,8 +91,10 @@ int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std
     append(report, runs[i].run());
   }
   out << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
-  if (!o.json_path.empty()) write_atomically(o.json_path, to_json(report).dump(2) + "\n");
-  if (!o.csv_path.empty()) write_atomically(o.csv_path, format_csv(report));
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!o.json_path.empty()) files.emplace_back(o.json_path, to_json(report).dump(2) + "\n");
+  if (!o.csv_path.empty()) files.emplace_back(o.csv_path, format_csv(report));
+  write_files(files);
   for (const auto& r : report.results)
     if (!r.verified) return kExitVerifyFailed;
   return kExitOk;
@@ -100,9 +107,8 @@ std::vector<PlannedRun> plan_reduce(ReduceArgs& a) {
   } catch (const UsageError& e) {
     throw UsageError(std::string("--n: ") + e.what());
   }
-  a.opts.dtype = lookup<reduce::DType>(
-      {{"int32", reduce::DType::i32}, {"float32", reduce::DType::f32}, {"float64", reduce::DType::f64}}, a.dtype);
-  a.opts.op = lookup<reduce::Op>({{"sum", reduce::Op::sum}, {"min", reduce::Op::min}, {"max", reduce::Op::max}}, a.op);
+  a.opts.dtype = reduce::dtype_named(a.dtype);
+  a.opts.op = reduce::op_named(a.op);
   reduce::select_steps(a.opts.variants);  // unknown names fail before any work
   return reduce::plan_sizes(a.opts, sizes);
 }
@@ -139,7 +145,7 @@ int run_compare(CompareArgs& a, std::ostream& out) {
   const RunReport base = load(a.base), fresh = load(a.fresh);
   const compare::Comparison c = compare::compare(base, fresh, a.opts);
   out << compare::format_comparison(c, a.markdown) << std::flush;
-  if (!a.json_path.empty()) write_atomically(a.json_path, compare::to_json(c).dump(2) + "\n");
+  if (!a.json_path.empty()) write_files({{a.json_path, compare::to_json(c).dump(2) + "\n"}});
   return compare::exit_code(c);
 }
 
@@ -159,7 +165,7 @@ int run_info(int device, std::ostream& out) {
   d.copy_gbps = measure_copy_gbps(stream);
   GPUBENCH_CUDA(cudaStreamDestroy(stream));
   out << fmt::format(
-      "device {}: {}\n  compute capability {}.{}, {} SMs, {} threads/SM\n  L2 {} MB, memory {:.1f} GiB\n"
+      "device {}: {}\n  compute capability {}.{}, {} SMs, {} threads/SM\n  L2 {} MiB, memory {:.1f} GiB\n"
       "  SM clock {} MHz, memory clock {} MHz, bus {} bits\n  theoretical DRAM bandwidth {:.0f} GB/s\n"
       "  measured device-to-device copy {:.0f} GB/s (read + write)\n",
       d.index, d.name, d.cc_major, d.cc_minor, d.sm_count, d.max_threads_per_sm, d.l2_bytes >> 20,
@@ -242,6 +248,12 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CudaError& e) {
     err << "gpubench: CUDA error: " << e.what() << "\n";
     return kExitCudaError;
+  } catch (const std::bad_alloc&) {
+    err << "gpubench: error: out of host memory\n";
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    err << "gpubench: internal error: " << e.what() << "\n";
+    return kExitInternal;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 namespace {
@@ -63,9 +64,7 @@ std::int64_t parse_size(const std::string& text) {
 
 std::vector<std::int64_t> parse_size_list(const std::string& text) {
   std::vector<std::int64_t> sizes;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
+  for (const std::string& item : split(text, ',')) {
     if (const auto colon = item.find(':'); colon != std::string::npos) {
       const std::int64_t first = parse_size(item.substr(0, colon)), last = parse_size(item.substr(colon + 1));
       if (first > last) bad(item, "a sweep must go from the smaller size to the larger");
@@ -76,7 +75,6 @@ std::vector<std::int64_t> parse_size_list(const std::string& text) {
     } else {
       sizes.push_back(parse_size(item));
     }
-    start = comma + 1;
   }
   return sizes;
 }

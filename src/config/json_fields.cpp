@@ -66,7 +66,7 @@ std::int64_t integer(const Item& item, std::int64_t min, std::int64_t max) {
 
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions m) {
   check_keys(j, {"min_samples", "min_time", "hot", "warmup"}, path);
-  if (j.contains("min_samples")) m.min_samples = int(integer({&j.at("min_samples"), path + ".min_samples"}, 1, 1000000));
+  if (j.contains("min_samples")) m.min_samples = int(integer({&j.at("min_samples"), path + ".min_samples"}, 1, 100000));
   if (j.contains("warmup")) m.warmup = int(integer({&j.at("warmup"), path + ".warmup"}, 0, 1000));
   if (j.contains("min_time")) {
     const json& t = j.at("min_time");

@@ -16,6 +16,8 @@ class CudaError : public std::runtime_error {
                            std::to_string(line) + ": " + cudaGetErrorName(code) +
                            " (" + cudaGetErrorString(code) + ")"),
         code_(code) {}
+  // The same error with more context in front.
+  CudaError(cudaError_t code, const std::string& message) : std::runtime_error(message), code_(code) {}
   cudaError_t code() const { return code_; }
 
  private:

@@ -13,6 +13,7 @@ enum ExitCode : int {
   kExitUsage = 2,         // bad arguments, sizes, paths or configs
   kExitNoDevice = 3,      // a GPU command with no usable CUDA device
   kExitCudaError = 4,     // a CUDA call failed while running
+  kExitInternal = 5,      // anything else: out of host memory, a bug
 };
 
 // Bad input from the user: unknown names, bad sizes, unwritable paths.

@@ -1,5 +1,7 @@
 #include "src/detail/gpu_timer.hpp"
 
+#include <atomic>
+
 #include "src/detail/cuda_check.hpp"
 
 namespace gpubench {
@@ -19,17 +21,29 @@ __global__ void read_to_evict_l2(const int4* buf, std::size_t n, int* sink) {
   if (acc == 0x7fffffff) *sink = acc;
 }
 
+// Spins until the host sets *release (or about a second passes, so a host
+// that never releases cannot hang the GPU).
+__global__ void hold_stream(volatile int* release) {
+  const long long start = clock64();
+  while (*release == 0 && clock64() - start < 2000000000LL) {
+  }
+}
+
 }  // namespace
 
 GpuTimer::GpuTimer(cudaStream_t stream, std::size_t flush_bytes) : stream_(stream), flush_(flush_bytes) {
   if (flush_bytes) GPUBENCH_CUDA(cudaMemsetAsync(flush_.get(), 0, flush_bytes, stream_));
   GPUBENCH_CUDA(cudaEventCreate(&start_));
   GPUBENCH_CUDA(cudaEventCreate(&stop_));
+  void* flag = nullptr;
+  GPUBENCH_CUDA(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  release_ = static_cast<volatile int*>(flag);
 }
 
 GpuTimer::~GpuTimer() {
   cudaEventDestroy(start_);
   cudaEventDestroy(stop_);
+  cudaFreeHost(const_cast<int*>(release_));
 }
 
 double GpuTimer::time(const std::function<void()>& prepare, const std::function<void()>& body) {
@@ -39,9 +53,21 @@ double GpuTimer::time(const std::function<void()>& prepare, const std::function<
                                                 static_cast<int*>(flush_.get()));
     GPUBENCH_CHECK_LAUNCH();
   }
+  *release_ = 0;
+  int* device_flag = nullptr;
+  GPUBENCH_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), const_cast<int*>(release_), 0));
+  hold_stream<<<1, 1, 0, stream_>>>(device_flag);
+  GPUBENCH_CHECK_LAUNCH();
   GPUBENCH_CUDA(cudaEventRecord(start_, stream_));
-  body();
+  try {
+    body();
+  } catch (...) {
+    *release_ = 1;
+    throw;
+  }
   GPUBENCH_CUDA(cudaEventRecord(stop_, stream_));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  *release_ = 1;
   GPUBENCH_CUDA(cudaEventSynchronize(stop_));
   float ms = 0;
   GPUBENCH_CUDA(cudaEventElapsedTime(&ms, start_, stop_));

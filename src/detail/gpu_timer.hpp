@@ -1,5 +1,8 @@
 // Times one sample of device work with CUDA events: untimed preparation (an
 // input restore, an output poison), an optional L2 flush, then the timed body.
+// A kernel holds the stream until the host has queued the whole body, so the
+// events time the GPU's work and not the host's launch overhead (nvbench's
+// "blocking kernel").
 #pragma once
 
 #include <functional>
@@ -25,6 +28,7 @@ class GpuTimer {
  private:
   cudaStream_t stream_;
   DeviceBuffer flush_;
+  volatile int* release_ = nullptr;  // host-mapped flag the holding kernel waits on
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 

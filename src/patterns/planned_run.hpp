@@ -1,5 +1,6 @@
 // One unit of work that a pattern command or a config asks for: a line that
-// describes it (for progress) and the call that runs it.
+// describes it (for progress), a check that every run passes before the
+// first one starts, and the call that runs it.
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@ namespace gpubench {
 
 struct PlannedRun {
   std::string description;
+  std::function<void()> check;  // throws for what would make run() fail early; allocates nothing
   std::function<RunReport()> run;
 };
 

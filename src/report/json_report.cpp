@@ -23,6 +23,7 @@ json to_json(const BenchResult& r) {
           {"summary", r.summary},
           {"where", r.on_device ? "device" : "host"},
           {"params", r.params},
+          {"measure", r.measure},
           {"samples_ms", r.samples_ms},
           {"median_ms", r.stats.median_ms},
           {"min_ms", r.stats.min_ms},
@@ -81,6 +82,7 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.summary = field<std::string>(j, "summary", where);
   r.on_device = field<std::string>(j, "where", where) == "device";
   r.params = field<json>(j, "params", where);
+  if (j.contains("measure")) r.measure = j.at("measure");
   r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
   r.stats.median_ms = field<double>(j, "median_ms", where);
   r.stats.min_ms = field<double>(j, "min_ms", where);

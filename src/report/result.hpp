@@ -18,7 +18,8 @@ struct BenchResult {
   std::string ladder;   // "slides", "modern", "course", "baseline"
   std::string summary;  // what the step changes
   bool on_device = true;
-  nlohmann::json params;  // n, dtype, op, block
+  nlohmann::json params;   // n, dtype, op, block, seed
+  nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
   std::vector<double> samples_ms;
   Stats stats;
   double bytes = 0;  // bytes that must move: the input, read once

@@ -63,7 +63,7 @@ std::string format_time(double ms) {
 }
 
 std::string format_device_line(const DeviceInfo& d) {
-  return fmt::format("{} (cc {}.{}, {} SMs, L2 {} MB, {:.1f} GiB): theoretical {:.0f} GB/s, measured copy {:.0f} GB/s",
+  return fmt::format("{} (cc {}.{}, {} SMs, L2 {} MiB, {:.1f} GiB): theoretical {:.0f} GB/s, measured copy {:.0f} GB/s",
                      d.name, d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / (1 << 20),
                      d.memory_bytes / double(1ull << 30), d.theoretical_gbps, d.copy_gbps);
 }

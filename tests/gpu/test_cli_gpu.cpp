@@ -24,14 +24,14 @@ int cli(std::initializer_list<const char*> args, std::string& out, std::string& 
 
 }  // namespace
 
-TEST_CASE("an --n larger than device memory is one line and exit 2", "[gpu]") {
+TEST_CASE("an --n larger than device memory is one line and exit 2", "[gpu][cli]") {
   std::string out, err;
   CHECK(cli({"reduce", "--variant", "reduce8", "--n", "2^40"}, out, err) == gpubench::kExitUsage);
   CHECK(err.find("device memory") != std::string::npos);
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
 }
 
-TEST_CASE("a short GPU run prints the table and writes a valid JSON", "[gpu]") {
+TEST_CASE("a short GPU run prints the table and writes a valid JSON", "[gpu][cli]") {
   const std::string path = "gpu_cli_test.json";
   std::remove(path.c_str());
   std::string out, err;
@@ -47,7 +47,7 @@ TEST_CASE("a short GPU run prints the table and writes a valid JSON", "[gpu]") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("the first step of a run sees the whole input, at every small size", "[gpu]") {
+TEST_CASE("the first step of a run sees the whole input, at every small size", "[gpu][cli]") {
   // A run's first launch once raced the upload of its input (a pageable
   // cudaMemcpy seen by a non-blocking stream); small sizes showed it.
   for (const char* n : {"2^16", "2^17", "2^18", "2^19", "2^20"}) {

@@ -41,24 +41,29 @@ struct Fixture {
   DeviceBuffer input, work, out, scratch;
   DeviceInfo dev = open_device(0);
 
-  Fixture(std::int64_t n_, DType t, Op o, std::uint64_t seed) : n(n_), dtype(t), op(o) {
+  std::size_t offset;  // elements between the allocation and the input: > 0 misaligns it
+
+  Fixture(std::int64_t n_, DType t, Op o, std::uint64_t seed, std::size_t offset_ = 0)
+      : n(n_), dtype(t), op(o), offset(offset_) {
     const std::size_t bytes = std::size_t(n) * dtype_size(t);
     std::vector<unsigned char> host(bytes);
     fill_random(host.data(), n, t, seed);
     ref = host_reference(host.data(), n, t, o);
-    input = DeviceBuffer(bytes);
+    input = DeviceBuffer(bytes + offset * dtype_size(t));
     out = DeviceBuffer(dtype_size(t));
-    GPUBENCH_CUDA(cudaMemcpy(input.get(), host.data(), bytes, cudaMemcpyHostToDevice));
+    GPUBENCH_CUDA(cudaMemcpy(in_ptr(input), host.data(), bytes, cudaMemcpyHostToDevice));
   }
+
+  void* in_ptr(const DeviceBuffer& b) const { return static_cast<char*>(b.get()) + offset * dtype_size(dtype); }
 
   // One run of `step` on a poisoned output; the verdict of its result.
   Verdict check(const Step& step, int block) {
     const std::size_t bytes = std::size_t(n) * dtype_size(dtype);
-    const void* in = input.get();
+    const void* in = in_ptr(input);
     if (step.modifies_input) {
-      if (!work.get()) work = DeviceBuffer(bytes);
-      GPUBENCH_CUDA(cudaMemcpy(work.get(), input.get(), bytes, cudaMemcpyDeviceToDevice));
-      in = work.get();
+      if (!work.get()) work = DeviceBuffer(input.bytes());
+      GPUBENCH_CUDA(cudaMemcpy(in_ptr(work), in_ptr(input), bytes, cudaMemcpyDeviceToDevice));
+      in = in_ptr(work);
     }
     Problem p{in, out.get(), n, dtype, op, block};
     Workspace ws;
@@ -96,6 +101,22 @@ TEST_CASE("every device step reduces every dtype and operator at awkward sizes a
             INFO(describe(s, f, block) << ": " << v.detail);
             CHECK(v.ok);
           }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("every device step reduces inputs that do not start on a 16-byte boundary", "[gpu]") {
+  for (const std::size_t offset : {1, 2, 3}) {
+    for (const std::int64_t n : {1, 2, 5, 33, 1000, 65537}) {
+      for (const DType t : {DType::i32, DType::f64}) {
+        Fixture f(n, t, Op::sum, 77 + offset, offset);
+        for (const Step& s : ladder()) {
+          if (s.where != Where::device) continue;
+          const Verdict v = f.check(s, 256);
+          INFO(describe(s, f, 256) << " offset=" << offset << ": " << v.detail);
+          CHECK(v.ok);
         }
       }
     }

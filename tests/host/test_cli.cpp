@@ -62,6 +62,10 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--op", "prod"}, "--op");
   expect_usage_error({"reduce", "--frobnicate"}, "frobnicate");
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^40"}, "host memory");
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^62"}, "host memory");  // bytes past 2^64
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^61", "--dtype", "float64"}, "host memory");
+  expect_usage_error({"reduce", "--min-time", "nan"}, "--min-time");
+  expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
   expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, list, info");
   expect_usage_error({}, "subcommand is required");
 }

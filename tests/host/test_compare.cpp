@@ -89,7 +89,7 @@ TEST_CASE("an unverified new result fails whatever its speed") {
   CHECK(compare::exit_code(c) == 1);
 }
 
-TEST_CASE("results in only one file are listed; different GPUs are refused unless allowed") {
+TEST_CASE("results in only one file are listed, and different GPUs are refused unless allowed") {
   const RunReport base = real_result();
   RunReport fresh = base;
   fresh.results.pop_back();

@@ -111,7 +111,7 @@ TEST_CASE("CSV has a header and one row per result") {
 
 TEST_CASE("output files are written whole, and unwritable paths are refused up front") {
   const std::string path = "reports_test_output.txt";
-  write_atomically(path, "hello\n");
+  write_files({{path, "hello\n"}});
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -119,5 +119,10 @@ TEST_CASE("output files are written whole, and unwritable paths are refused up f
   std::remove(path.c_str());
 
   CHECK_THROWS_AS(check_writable("/nonexistent-dir/x.json"), UsageError);
-  CHECK_THROWS_WITH(write_atomically("/nonexistent-dir/x.json", "x"), Catch::Contains("cannot write"));
+  CHECK_THROWS_AS(check_writable("/tmp"), UsageError);
+  CHECK_THROWS_AS(check_writable("results/"), UsageError);
+  // A failure on the second file leaves neither behind.
+  CHECK_THROWS_WITH(write_files({{"reports_test_a.txt", "a"}, {"/nonexistent-dir/x.json", "x"}}),
+                    Catch::Contains("cannot write '/nonexistent-dir/x.json'"));
+  CHECK_FALSE(std::ifstream("reports_test_a.txt").good());
 }

@@ -62,11 +62,7 @@ void reduce_threads(const Problem& p) {
 std::size_t no_scratch(const Problem&, const Workspace&) { return 0; }
 
 void run_cpu(const Problem& p, const Workspace&) {
-  switch (p.dtype) {
-    case DType::f32: return reduce_threads<float>(p);
-    case DType::f64: return reduce_threads<double>(p);
-    case DType::i32: return reduce_threads<int>(p);
-  }
+  visit_dtype(p.dtype, [&](auto t) { reduce_threads<typename decltype(t)::type>(p); });
 }
 
 }  // namespace

@@ -95,36 +95,23 @@ Verdict verify_typed(T got, const Reference& ref, std::int64_t n, Op op) {
   }
 }
 
-template <class F>
-decltype(auto) with_type(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::f32: return f(float{});
-    case DType::f64: return f(double{});
-    case DType::i32: break;
-  }
-  return f(int{});
-}
-
 }  // namespace
 
 void fill_random(void* dst, std::int64_t n, DType dtype, std::uint64_t seed) {
-  with_type(dtype, [&](auto t) { fill_typed(static_cast<decltype(t)*>(dst), n, seed); });
+  visit_dtype(dtype, [&](auto t) { fill_typed(static_cast<typename decltype(t)::type*>(dst), n, seed); });
 }
 
 Reference host_reference(const void* data, std::int64_t n, DType dtype, Op op) {
-  return with_type(dtype, [&](auto t) {
-    return reference_typed(static_cast<const decltype(t)*>(data), n, op);
+  return visit_dtype(dtype, [&](auto t) {
+    return reference_typed(static_cast<const typename decltype(t)::type*>(data), n, op);
   });
 }
 
 Verdict verify(const void* result, const Reference& ref, std::int64_t n, DType dtype, Op op) {
-  return with_type(dtype, [&](auto t) {
-    return verify_typed(*static_cast<const decltype(t)*>(result), ref, n, op);
+  return visit_dtype(dtype, [&](auto t) {
+    return verify_typed(*static_cast<const typename decltype(t)::type*>(result), ref, n, op);
   });
 }
 
-std::string format_value(const void* value, DType dtype) {
-  return with_type(dtype, [&](auto t) { return fmt::format("{}", *static_cast<const decltype(t)*>(value)); });
-}
 
 }  // namespace gpubench::reduce

@@ -38,6 +38,4 @@ struct Verdict {
 // templated kernels catch indexing errors at every size.
 Verdict verify(const void* result, const Reference& ref, std::int64_t n, DType dtype, Op op);
 
-std::string format_value(const void* value, DType dtype);
-
 }  // namespace gpubench::reduce

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench::reduce {
 
@@ -40,12 +41,7 @@ const std::vector<Step>& ladder() {
 std::vector<Step> select_steps(const std::string& names) {
   const auto& all = ladder();
   if (names == "all") return all;
-  std::vector<std::string> wanted;
-  for (std::size_t start = 0; start <= names.size();) {
-    const std::size_t comma = std::min(names.find(',', start), names.size());
-    wanted.push_back(names.substr(start, comma - start));
-    start = comma + 1;
-  }
+  const std::vector<std::string> wanted = split(names, ',');
   std::vector<Step> chosen;
   for (const Step& s : all) {
     if (std::find(wanted.begin(), wanted.end(), s.name) != wanted.end()) chosen.push_back(s);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include <unistd.h>
@@ -38,6 +39,28 @@ std::string to_string(Op o) {
   return "?";
 }
 
+const std::vector<std::string>& dtype_names() {
+  static const std::vector<std::string> names = {"int32", "float32", "float64"};
+  return names;
+}
+
+const std::vector<std::string>& op_names() {
+  static const std::vector<std::string> names = {"sum", "min", "max"};
+  return names;
+}
+
+DType dtype_named(const std::string& name) {
+  for (DType t : {DType::i32, DType::f32, DType::f64})
+    if (to_string(t) == name) return t;
+  throw UsageError(fmt::format("unknown dtype '{}'; valid: {}", name, fmt::join(dtype_names(), ", ")));
+}
+
+Op op_named(const std::string& name) {
+  for (Op o : {Op::sum, Op::min, Op::max})
+    if (to_string(o) == name) return o;
+  throw UsageError(fmt::format("unknown op '{}'; valid: {}", name, fmt::join(op_names(), ", ")));
+}
+
 namespace {
 
 bool valid_block(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }
@@ -66,30 +89,52 @@ Workspace workspace_for(const DeviceSide& dev) {
   return ws;
 }
 
-// Opens the device and allocates the run's buffers, or says why they cannot fit.
-std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector<Step>& steps, std::size_t in_bytes) {
-  auto dev = std::make_unique<DeviceSide>();
-  dev->info = open_device(o.device);
-  GPUBENCH_CUDA(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking));
-  dev->info.copy_gbps = measure_copy_gbps(dev->stream);
+// The device's copy ceiling, measured once per process and device.
+double copy_gbps_once(int device, cudaStream_t stream) {
+  static std::map<int, double> measured;
+  const auto it = measured.find(device);
+  if (it != measured.end()) return it->second;
+  return measured[device] = measure_copy_gbps(stream);
+}
 
-  // Fail before allocating if the largest footprint cannot fit.
-  const bool needs_work = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.modifies_input; });
-  Problem probe{nullptr, nullptr, o.n, o.dtype, o.op, o.block};
+bool any_device_step(const std::vector<Step>& steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.where == Where::device; });
+}
+
+bool any_in_place_step(const std::vector<Step>& steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.modifies_input; });
+}
+
+// Throws UsageError when the run's device buffers cannot fit in free memory.
+void check_device_fit(const Options& o, const std::vector<Step>& steps, const DeviceInfo& info) {
+  Workspace ws;
+  ws.sm_count = info.sm_count;
+  ws.max_threads_per_sm = info.max_threads_per_sm;
+  const Problem probe{nullptr, nullptr, o.n, o.dtype, o.op, o.block};
   std::size_t scratch = 0;
   for (const Step& s : steps)
-    if (s.where == Where::device) scratch = std::max(scratch, s.scratch_bytes(probe, workspace_for(*dev)));
-  const std::size_t flush = o.measure.hot ? 0 : 2 * dev->info.l2_bytes;
-  const double need = double(in_bytes) * (needs_work ? 2 : 1) + double(scratch) + double(flush) + (64 << 20);
+    if (s.where == Where::device) scratch = std::max(scratch, s.scratch_bytes(probe, ws));
+  const double in_bytes = double(o.n) * double(dtype_size(o.dtype));
+  const double flush = o.measure.hot ? 0 : 2.0 * double(info.l2_bytes);
+  const double need = in_bytes * (any_in_place_step(steps) ? 2 : 1) + double(scratch) + flush + double(64 << 20);
   const double free = double(device_free_bytes());
   if (need > free)
-    throw UsageError(fmt::format("--n {}: needs {} of device memory, {} has {} free", o.n, gib(need),
-                                 dev->info.name, gib(free)));
+    throw UsageError(fmt::format("n={} {} needs {} of device memory, {} has {} free", o.n, to_string(o.dtype),
+                                 gib(need), info.name, gib(free)));
+}
 
+// Opens the device and allocates the run's buffers.
+std::unique_ptr<DeviceSide> open_device_side(const Options& o, const std::vector<Step>& steps) {
+  auto dev = std::make_unique<DeviceSide>();
+  dev->info = open_device(o.device);
+  check_device_fit(o, steps, dev->info);
+  GPUBENCH_CUDA(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking));
+  dev->info.copy_gbps = copy_gbps_once(o.device, dev->stream);
+  const std::size_t in_bytes = std::size_t(o.n) * dtype_size(o.dtype);
   dev->input = DeviceBuffer(in_bytes);
-  if (needs_work) dev->work = DeviceBuffer(in_bytes);
+  if (any_in_place_step(steps)) dev->work = DeviceBuffer(in_bytes);
   dev->out = DeviceBuffer(dtype_size(o.dtype));
-  dev->timer = std::make_unique<GpuTimer>(dev->stream, flush);
+  dev->timer = std::make_unique<GpuTimer>(dev->stream, o.measure.hot ? 0 : 2 * dev->info.l2_bytes);
   return dev;
 }
 
@@ -100,7 +145,8 @@ BenchResult base_result(const Options& o, const Step& s) {
   r.ladder = ladder_name(s.ladder);
   r.summary = s.summary;
   r.on_device = s.where == Where::device;
-  r.params = {{"n", o.n}, {"dtype", to_string(o.dtype)}, {"op", to_string(o.op)}, {"block", o.block}};
+  r.params = {{"n", o.n}, {"dtype", to_string(o.dtype)}, {"op", to_string(o.op)}, {"block", o.block}, {"seed", o.seed}};
+  r.measure = {{"warmup", o.measure.warmup}, {"min_samples", o.measure.min_samples}, {"min_time_s", o.measure.min_time_s}};
   r.bytes = double(o.n) * double(dtype_size(o.dtype));
   r.hot = o.measure.hot;
   return r;
@@ -158,24 +204,28 @@ void run_host_step(BenchResult& r, const Step& s, const Options& o, const void* 
 
 }  // namespace
 
-RunReport run(const Options& o) {
+void check(const Options& o) {
   const std::vector<Step> steps = select_steps(o.variants);
-  if (o.n < 1) throw UsageError(fmt::format("--n {}: must be at least 1", o.n));
-  if (!valid_block(o.block))
-    throw UsageError(fmt::format("--block {}: must be a power of two from 32 to 1024", o.block));
-  const bool any_device = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.where == Where::device; });
-  if (any_device && cuda_device_count() == 0)
+  if (o.n < 1) throw UsageError(fmt::format("n {}: must be at least 1", o.n));
+  if (!valid_block(o.block)) throw UsageError(fmt::format("block {}: must be a power of two from 32 to 1024", o.block));
+  const double in_bytes = double(o.n) * double(dtype_size(o.dtype));
+  const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (in_bytes > 0.8 * host_bytes)  // the input and its reference are built on the host
+    throw UsageError(fmt::format("n={} {} needs {} of host memory for the input, the host has {}", o.n,
+                                 to_string(o.dtype), gib(in_bytes), gib(host_bytes)));
+  if (!any_device_step(steps)) return;
+  if (cuda_device_count() == 0)
     throw NoDeviceError("no CUDA device found (variants other than 'cpu' need an NVIDIA GPU and its driver)");
+  check_device_fit(o, steps, open_device(o.device));
+}
+
+RunReport run(const Options& o) {
+  check(o);
+  const std::vector<Step> steps = select_steps(o.variants);
+  std::unique_ptr<DeviceSide> dev;
+  if (any_device_step(steps)) dev = open_device_side(o, steps);
 
   const std::size_t in_bytes = std::size_t(o.n) * dtype_size(o.dtype);
-  std::unique_ptr<DeviceSide> dev;
-  if (any_device) dev = open_device_side(o, steps, in_bytes);
-
-  // The input is built on the host, where the reference is computed.
-  const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-  if (double(in_bytes) > 0.8 * host_bytes)
-    throw UsageError(fmt::format("--n {}: needs {} of host memory for the input, the host has {}", o.n, gib(in_bytes),
-                                 gib(host_bytes)));
   std::unique_ptr<unsigned char[]> host_input(new unsigned char[in_bytes]);
   fill_random(host_input.get(), o.n, o.dtype, o.seed);
   const Reference ref = host_reference(host_input.get(), o.n, o.dtype, o.op);
@@ -192,7 +242,11 @@ RunReport run(const Options& o) {
   for (const Step& s : steps) {
     BenchResult r = base_result(o, s);
     if (s.where == Where::device) {
-      run_device_step(r, s, o, *dev, ref);
+      try {
+        run_device_step(r, s, o, *dev, ref);
+      } catch (const CudaError& e) {
+        throw CudaError(e.code(), fmt::format("{} at n={}: {}", s.name, o.n, e.what()));
+      }
     } else {
       run_host_step(r, s, o, host_input.get(), ref);
     }

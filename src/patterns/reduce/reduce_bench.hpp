@@ -25,11 +25,19 @@ struct Options {
 
 std::string to_string(DType t);
 std::string to_string(Op o);
+const std::vector<std::string>& dtype_names();  // int32, float32, float64
+const std::vector<std::string>& op_names();     // sum, min, max
+// The inverse of to_string; the name must be one of the names above.
+DType dtype_named(const std::string& name);
+Op op_named(const std::string& name);
 
-// Throws UsageError for bad options (unknown variant, n < 0, block size, n
-// too large for the device), NoDeviceError when a device step is chosen and
-// there is no GPU. A step whose result is wrong comes back with verified ==
-// false and the reason in error.
+// Throws UsageError for bad options (unknown variant, n < 1, block size, an
+// input too large for host or device memory), NoDeviceError when a device
+// step is chosen and there is no GPU. Allocates nothing.
+void check(const Options& opts);
+
+// check(), then the run. A step whose result is wrong comes back with
+// verified == false and the reason in error.
 RunReport run(const Options& opts);
 
 }  // namespace gpubench::reduce

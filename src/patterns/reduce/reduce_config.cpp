@@ -11,8 +11,6 @@ namespace {
 using config::Item;
 using nlohmann::json;
 
-DType dtype_named(const std::string& s) { return s == "float32" ? DType::f32 : s == "float64" ? DType::f64 : DType::i32; }
-Op op_named(const std::string& s) { return s == "min" ? Op::min : s == "max" ? Op::max : Op::sum; }
 
 // The variants as `--variant` takes them, validated.
 std::string variant_list(const json& v, const std::string& path) {
@@ -58,7 +56,7 @@ std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::i
   for (const std::int64_t n : sizes) {
     Options o = base;
     o.n = n;
-    runs.push_back({describe(o), [o] { return run(o); }});
+    runs.push_back({describe(o), [o] { check(o); }, [o] { return run(o); }});
   }
   return runs;
 }
@@ -70,10 +68,10 @@ std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
   base.measure = b.measure;
   const auto ns = values<std::int64_t>(b, "n", base.n, [](const Item& i) { return config::sizes(i); });
   const auto dtypes = values<DType>(b, "dtype", base.dtype, [](const Item& i) {
-    return std::vector<DType>{dtype_named(config::one_of(i, {"int32", "float32", "float64"}))};
+    return std::vector<DType>{dtype_named(config::one_of(i, dtype_names()))};
   });
   const auto ops = values<Op>(b, "op", base.op, [](const Item& i) {
-    return std::vector<Op>{op_named(config::one_of(i, {"sum", "min", "max"}))};
+    return std::vector<Op>{op_named(config::one_of(i, op_names()))};
   });
   const auto blocks = values<int>(b, "block", base.block, [](const Item& i) {
     const auto v = int(config::integer(i, 32, 1024));

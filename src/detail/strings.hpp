@@ -1,0 +1,20 @@
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace gpubench {
+
+// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.
+inline std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find(sep, start), text.size());
+    parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace gpubench
