@@ -208,15 +208,16 @@ void check(const Options& o) {
   const std::vector<Step> steps = select_steps(o.variants);
   if (o.n < 1) throw UsageError(fmt::format("n {}: must be at least 1", o.n));
   if (!valid_block(o.block)) throw UsageError(fmt::format("block {}: must be a power of two from 32 to 1024", o.block));
+  if (any_device_step(steps)) {
+    if (cuda_device_count() == 0)
+      throw NoDeviceError("no CUDA device found (variants other than 'cpu' need an NVIDIA GPU and its driver)");
+    check_device_fit(o, steps, open_device(o.device));
+  }
   const double in_bytes = double(o.n) * double(dtype_size(o.dtype));
   const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (in_bytes > 0.8 * host_bytes)  // the input and its reference are built on the host
     throw UsageError(fmt::format("n={} {} needs {} of host memory for the input, the host has {}", o.n,
                                  to_string(o.dtype), gib(in_bytes), gib(host_bytes)));
-  if (!any_device_step(steps)) return;
-  if (cuda_device_count() == 0)
-    throw NoDeviceError("no CUDA device found (variants other than 'cpu' need an NVIDIA GPU and its driver)");
-  check_device_fit(o, steps, open_device(o.device));
 }
 
 RunReport run(const Options& o) {
