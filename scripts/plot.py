@@ -125,6 +125,8 @@ def compare_figure(doc):
     ax.barh(range(len(rows)), change, color=[VERDICT_COLOURS.get(r["verdict"], "#333333") for r in rows])
     t = 100 * doc["threshold"]
     ax.axvspan(-t, t, color="#dddddd", zorder=0, label=f"threshold ±{t:.1f}%")
+    for verdict in dict.fromkeys(r["verdict"] for r in rows):  # one legend entry per verdict shown
+        ax.bar(0, 0, color=VERDICT_COLOURS.get(verdict, "#333333"), label=verdict)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()

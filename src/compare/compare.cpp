@@ -7,6 +7,7 @@
 
 #include "src/detail/errors.hpp"
 #include "src/detail/stats.hpp"
+#include "src/report/columns.hpp"
 
 namespace gpubench::compare {
 namespace {
@@ -75,8 +76,8 @@ int exit_code(const Comparison& c) {
 }
 
 std::string format_comparison(const Comparison& c, bool markdown) {
-  const std::vector<std::string> header = {"variant", "params", "base GB/s", "new GB/s", "change", "p", "verdict"};
-  std::vector<std::vector<std::string>> rows;
+  const Cells header = {"variant", "params", "base GB/s", "new GB/s", "change", "p", "verdict"};
+  std::vector<Cells> rows;
   for (const Row& r : c.rows) {
     std::string params;
     for (const auto& [k, v] : r.params.items()) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k,
@@ -87,25 +88,8 @@ std::string format_comparison(const Comparison& c, bool markdown) {
   }
   std::string out = fmt::format("base: {}  new: {}  threshold {:.1f}%  alpha {}\n", c.base_device, c.new_device,
                                 100 * c.options.threshold, c.options.alpha);
-  if (markdown) {
-    out += "\n| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|---|---|---:|---:|---:|---:|---|\n";
-    for (const auto& row : rows) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
-  } else {
-    std::vector<std::size_t> w(header.size());
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      w[i] = header[i].size();
-      for (const auto& row : rows) w[i] = std::max(w[i], row[i].size());
-    }
-    auto line = [&](const std::vector<std::string>& cells) {
-      std::string s;
-      for (std::size_t i = 0; i < cells.size(); ++i)
-        s += (i < 2 || i + 1 == cells.size() ? fmt::format("{:<{}}", cells[i], w[i]) : fmt::format("{:>{}}", cells[i], w[i])) +
-             (i + 1 < cells.size() ? "  " : "\n");
-      return s;
-    };
-    out += line(header);
-    for (const auto& row : rows) out += line(row);
-  }
+  const std::vector<bool> left = {true, true, false, false, false, false, true};
+  out += markdown ? "\n" + markdown_columns(header, rows, left) : text_columns(header, rows, left, false);
   for (const auto& k : c.only_in_base) out += "only in base: " + k + "\n";
   for (const auto& k : c.only_in_new) out += "only in new: " + k + "\n";
   const auto count = [&](Verdict v) {

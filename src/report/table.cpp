@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "src/report/columns.hpp"
+
 namespace gpubench {
 namespace {
 
-const std::vector<std::string> kHeader = {"variant", "step",    "median", "GB/s",  "% peak", "% copy",
-                                          "step x",  "total x", "noise",  "check"};
+const Cells kHeader = {"variant", "step", "median", "GB/s", "% peak", "% copy", "step x", "total x", "noise", "check"};
+const std::vector<bool> kLeft = {true, true, false, false, false, false, false, false, false, false};
 
 std::string opt_fmt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : "-";
@@ -72,25 +74,7 @@ std::string format_table(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const auto body = rows(report, begin, end);
-    std::vector<std::size_t> width(kHeader.size());
-    for (std::size_t c = 0; c < kHeader.size(); ++c) {
-      width[c] = kHeader[c].size();
-      for (const auto& row : body) width[c] = std::max(width[c], row[c].size());
-    }
-    auto line = [&](const std::vector<std::string>& cells) {
-      std::string s;
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        // text columns left-aligned, numbers right-aligned
-        s += c < 2 ? fmt::format("{:<{}}", cells[c], width[c]) : fmt::format("{:>{}}", cells[c], width[c]);
-        s += c + 1 < cells.size() ? "  " : "\n";
-      }
-      return s;
-    };
-    std::size_t total = 0;
-    for (auto w : width) total += w + 2;
-    out += "\n" + params_line(report, begin) + "\n" + line(kHeader) + std::string(total - 2, '-') + "\n";
-    for (const auto& row : body) out += line(row);
+    out += "\n" + params_line(report, begin) + "\n" + text_columns(kHeader, rows(report, begin, end), kLeft, true);
   });
   return out + failures(report);
 }
@@ -99,10 +83,7 @@ std::string format_markdown(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    out += "\n" + params_line(report, begin) + "\n\n| " + fmt::format("{}", fmt::join(kHeader, " | ")) + " |\n|";
-    for (std::size_t c = 0; c < kHeader.size(); ++c) out += c < 2 ? "---|" : "---:|";
-    out += "\n";
-    for (const auto& row : rows(report, begin, end)) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+    out += "\n" + params_line(report, begin) + "\n\n" + markdown_columns(kHeader, rows(report, begin, end), kLeft);
   });
   return out + failures(report);
 }
