@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
+#include "src/patterns/gemm/gemm_bench.hpp"
+#include "src/patterns/gemm/ladder.hpp"
 #include "src/patterns/reduce/ladder.hpp"
 #include "src/patterns/reduce/reduce_bench.hpp"
 #include "src/report/csv_report.hpp"
@@ -28,7 +31,7 @@
 namespace gpubench {
 namespace {
 
-const std::vector<std::string> kPatterns = {"reduce"};
+const std::vector<std::string> kPatterns = {"reduce", "gemm"};
 
 struct OutputArgs {
   std::string json_path, csv_path;
@@ -47,23 +50,15 @@ void add_output_options(CLI::App* cmd, OutputArgs& o) {
   cmd->add_flag("--md", o.markdown, "Print the table as markdown");
 }
 
-void add_reduce(CLI::App& app, ReduceArgs& a) {
-  auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
-  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list reduce')")
-      ->capture_default_str();
-  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, or a comma-separated list of sizes")->capture_default_str();
-  cmd->add_option("--dtype", a.dtype, "Element type")
-      ->check(CLI::IsMember(reduce::dtype_names()))
-      ->capture_default_str();
-  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember(reduce::op_names()))->capture_default_str();
-  cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
-  cmd->add_option("--device", a.opts.device, "CUDA device index")->capture_default_str();
-  cmd->add_option("--seed", a.opts.seed, "Seed of the random input")->capture_default_str();
-  cmd->add_flag("--hot", a.opts.measure.hot, "Do not flush the L2 cache before each sample");
-  cmd->add_option("--min-samples", a.opts.measure.min_samples, "Timed samples per variant, at least")
+// Options every pattern command shares: device, seed, sampling, output.
+void add_run_options(CLI::App* cmd, int& device, std::uint64_t& seed, MeasureOptions& m, OutputArgs& out) {
+  cmd->add_option("--device", device, "CUDA device index")->capture_default_str();
+  cmd->add_option("--seed", seed, "Seed of the random input")->capture_default_str();
+  cmd->add_flag("--hot", m.hot, "Do not flush the L2 cache before each sample");
+  cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  cmd->add_option("--min-time", a.opts.measure.min_time_s, "Seconds of sampling per variant, at least")
+  cmd->add_option("--min-time", m.min_time_s, "Seconds of sampling per variant, at least")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             char* end = nullptr;
@@ -73,9 +68,52 @@ void add_reduce(CLI::App& app, ReduceArgs& a) {
           },
           "SECONDS"))
       ->capture_default_str();
-  add_output_options(cmd, a.out);
+  add_output_options(cmd, out);
 }
 
+void add_reduce(CLI::App& app, ReduceArgs& a) {
+  auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
+  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list reduce')")
+      ->capture_default_str();
+  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, a comma-separated list, or 2^16:2^30")
+      ->capture_default_str();
+  cmd->add_option("--dtype", a.dtype, "Element type")
+      ->check(CLI::IsMember(reduce::dtype_names()))
+      ->capture_default_str();
+  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember(reduce::op_names()))->capture_default_str();
+  cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
+  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
+}
+
+struct GemmArgs {
+  gemm::Options opts;
+  std::string m = "4096", n = "4096", k = "4096";
+  OutputArgs out;
+};
+
+void add_gemm(CLI::App& app, GemmArgs& a) {
+  auto* cmd = app.add_subcommand("gemm", "Run the matrix-multiplication ladder (naive ... tensor cores, cuBLAS)");
+  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list gemm')")
+      ->capture_default_str();
+  cmd->add_option("--m", a.m, "Rows of A and C")->capture_default_str();
+  cmd->add_option("--n", a.n, "Columns of B and C")->capture_default_str();
+  cmd->add_option("--k", a.k, "Columns of A, rows of B")->capture_default_str();
+  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
+}
+
+std::vector<PlannedRun> plan_gemm(GemmArgs& a) {
+  for (auto [flag, text, dst] : {std::tuple{"--m", &a.m, &a.opts.m}, std::tuple{"--n", &a.n, &a.opts.n},
+                                 std::tuple{"--k", &a.k, &a.opts.k}}) {
+    try {
+      *dst = parse_size(*text);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(flag) + ": " + e.what());
+    }
+  }
+  gemm::select_steps(a.opts.variants);
+  const gemm::Options o = a.opts;
+  return {{gemm::describe(o), [o] { gemm::check(o); }, [o] { return gemm::run(o); }}};
+}
 
 // Runs everything planned, prints one table per parameter set, writes the
 // files; exit 1 when any result failed verification.
@@ -150,11 +188,18 @@ int run_compare(CompareArgs& a, std::ostream& out) {
 }
 
 int run_list(const std::string& pattern, std::ostream& out) {
-  if (!pattern.empty() && pattern != "reduce")
+  if (!pattern.empty() && std::find(kPatterns.begin(), kPatterns.end(), pattern) == kPatterns.end())
     throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", pattern, fmt::join(kPatterns, ", ")));
-  out << "reduce: parallel reduction of n elements to one value\n";
-  for (const auto& s : reduce::ladder())
-    out << fmt::format("  {:<8}  {:<8}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
+  if (pattern.empty() || pattern == "reduce") {
+    out << "reduce: parallel reduction of n elements to one value\n";
+    for (const auto& s : reduce::ladder())
+      out << fmt::format("  {:<14}  {:<11}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
+  }
+  if (pattern.empty() || pattern == "gemm") {
+    out << "gemm: C = A * B, row-major float matrices\n";
+    for (const auto& s : gemm::ladder())
+      out << fmt::format("  {:<14}  {:<11}  {}\n", s.name, gemm::ladder_name(s.ladder), s.summary);
+  }
   return kExitOk;
 }
 
@@ -183,6 +228,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   ReduceArgs reduce_args;
   add_reduce(app, reduce_args);
+  GemmArgs gemm_args;
+  add_gemm(app, gemm_args);
   std::string list_pattern;
   app.add_subcommand("list", "List patterns and their ladder steps")
       ->add_option("pattern", list_pattern, "Only this pattern");
@@ -226,6 +273,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
     const std::string cmd = app.get_subcommands().front()->get_name();
     if (cmd == "reduce") return run_and_report(plan_reduce(reduce_args), reduce_args.out, std::nullopt, progress, out, err);
+    if (cmd == "gemm") return run_and_report(plan_gemm(gemm_args), gemm_args.out, std::nullopt, progress, out, err);
     if (cmd == "run") {
       const nlohmann::json doc = config::load_json_file(config_path);
       std::vector<PlannedRun> runs;

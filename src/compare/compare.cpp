@@ -18,6 +18,9 @@ std::string key(const BenchResult& r) {
 
 std::string device_name(const RunReport& r) { return r.device ? r.device->name : "no GPU"; }
 
+// The throughput a pattern is judged by: GFLOP/s where the result has it.
+double throughput(const BenchResult& r) { return r.gflops ? *r.gflops : r.gbps; }
+
 Verdict judge(const BenchResult& fresh, const Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
@@ -54,7 +57,7 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
       c.only_in_new.push_back(key(n));
       continue;
     }
-    Row row{n.pattern, n.variant, n.params, n.hot, b->gbps, n.gbps};
+    Row row{n.pattern, n.variant, n.params, n.hot, n.gflops ? "GFLOP/s" : "GB/s", throughput(*b), throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
     row.verdict = judge(n, row, o);
@@ -76,19 +79,19 @@ int exit_code(const Comparison& c) {
 }
 
 std::string format_comparison(const Comparison& c, bool markdown) {
-  const Cells header = {"variant", "params", "base GB/s", "new GB/s", "change", "p", "verdict"};
+  const Cells header = {"variant", "params", "base", "new", "unit", "change", "p", "verdict"};
   std::vector<Cells> rows;
   for (const Row& r : c.rows) {
     std::string params;
     for (const auto& [k, v] : r.params.items()) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k,
                                                                        v.is_string() ? v.get<std::string>() : v.dump());
     if (r.hot) params += " hot";
-    rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base_gbps), fmt::format("{:.1f}", r.new_gbps),
+    rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base), fmt::format("{:.1f}", r.fresh), r.unit,
                     fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value), to_string(r.verdict)});
   }
   std::string out = fmt::format("base: {}  new: {}  threshold {:.1f}%  alpha {}\n", c.base_device, c.new_device,
                                 100 * c.options.threshold, c.options.alpha);
-  const std::vector<bool> left = {true, true, false, false, false, false, true};
+  const std::vector<bool> left = {true, true, false, false, true, false, false, true};
   out += markdown ? "\n" + markdown_columns(header, rows, left) : text_columns(header, rows, left, false);
   for (const auto& k : c.only_in_base) out += "only in base: " + k + "\n";
   for (const auto& k : c.only_in_new) out += "only in new: " + k + "\n";
@@ -108,8 +111,9 @@ nlohmann::json to_json(const Comparison& c) {
                     {"variant", r.variant},
                     {"params", r.params},
                     {"l2", r.hot ? "hot" : "flushed"},
-                    {"base_gbps", r.base_gbps},
-                    {"new_gbps", r.new_gbps},
+                    {"unit", r.unit},
+                    {"base", r.base},
+                    {"new", r.fresh},
                     {"change", r.change},
                     {"p_value", r.p_value},
                     {"verdict", to_string(r.verdict)}});

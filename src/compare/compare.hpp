@@ -26,7 +26,8 @@ struct Row {
   std::string pattern, variant;
   nlohmann::json params;
   bool hot = false;
-  double base_gbps = 0, new_gbps = 0;
+  std::string unit;  // "GB/s", or "GFLOP/s" for patterns measured by arithmetic
+  double base = 0, fresh = 0;  // throughput in `unit`
   double change = 0;  // new / base throughput - 1, from the medians
   double p_value = 1;
   Verdict verdict = Verdict::same;

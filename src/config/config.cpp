@@ -7,6 +7,7 @@
 
 #include "src/config/json_fields.hpp"
 #include "src/detail/errors.hpp"
+#include "src/patterns/gemm/gemm_bench.hpp"
 #include "src/patterns/reduce/reduce_config.hpp"
 
 namespace gpubench::config {
@@ -15,7 +16,8 @@ namespace {
 using Planner = std::vector<PlannedRun> (*)(const Benchmark&);
 
 const std::map<std::string, Planner>& planners() {
-  static const std::map<std::string, Planner> p = {{"reduce", &reduce::plan_from_config}};
+  static const std::map<std::string, Planner> p = {{"gemm", &gemm::plan_from_config},
+                                                    {"reduce", &reduce::plan_from_config}};
   return p;
 }
 

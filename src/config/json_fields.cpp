@@ -64,6 +64,27 @@ std::int64_t integer(const Item& item, std::int64_t min, std::int64_t max) {
   fail_got(item.path, fmt::format("an integer from {} to {}", min, max), v);
 }
 
+std::string variant_list(const json& v, const std::string& path,
+                         const std::function<void(const std::string&)>& validate) {
+  std::string joined;
+  if (v.is_string()) {
+    joined = v.get<std::string>();
+  } else if (v.is_array() && !v.empty()) {
+    for (const auto& item : as_list(v, path)) {
+      if (!item.value->is_string()) fail_got(item.path, "a variant name", *item.value);
+      joined += (joined.empty() ? "" : ",") + item.value->get<std::string>();
+    }
+  } else {
+    fail_got(path, "\"all\", a variant name or a list of them", v);
+  }
+  try {
+    validate(joined);
+  } catch (const UsageError& e) {
+    fail(path, e.what());
+  }
+  return joined;
+}
+
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions m) {
   check_keys(j, {"min_samples", "min_time", "hot", "warmup"}, path);
   if (j.contains("min_samples")) m.min_samples = int(integer({&j.at("min_samples"), path + ".min_samples"}, 1, 100000));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ std::vector<Item> as_list(const json& j, const std::string& path);
 std::vector<std::int64_t> sizes(const Item& item);
 std::string one_of(const Item& item, const std::vector<std::string>& valid);
 std::int64_t integer(const Item& item, std::int64_t min, std::int64_t max);
+
+// "variants": "all", "a,b" or ["a", "b"], joined with commas as --variant
+// takes them and checked by `validate` (which throws UsageError).
+std::string variant_list(const json& v, const std::string& path,
+                         const std::function<void(const std::string&)>& validate);
 
 // "measure": {"min_samples", "min_time", "hot", "warmup"} over `base`.
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions base);

@@ -1,6 +1,7 @@
 #include "src/detail/device.hpp"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +13,18 @@
 #include "src/detail/stats.hpp"
 
 namespace gpubench {
+
+namespace {
+
+// FP32 lanes per SM by compute capability (CUDA C++ Programming Guide,
+// "Arithmetic Instructions" throughput table).
+int fp32_lanes_per_sm(int major, int minor) {
+  if (major == 6 && minor == 0) return 64;
+  if (major == 7 || (major == 8 && minor == 0)) return 64;
+  return 128;  // 5.x, 6.1+, 8.6+, 9.x, 10.x, 12.x
+}
+
+}  // namespace
 
 int cuda_device_count() {
   int count = 0;
@@ -49,7 +62,15 @@ DeviceInfo open_device(int index) {
   d.memory_clock_mhz = attr(cudaDevAttrMemoryClockRate) / 1000;
   d.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
   d.theoretical_gbps = 2.0 * attr(cudaDevAttrMemoryClockRate) * 1e3 * (d.bus_width_bits / 8.0) / 1e9;
+  d.fp32_peak_gflops = d.sm_count * fp32_lanes_per_sm(d.cc_major, d.cc_minor) * 2.0 * attr(cudaDevAttrClockRate) / 1e6;
   return d;
+}
+
+double copy_gbps_once(int device, cudaStream_t stream) {
+  static std::map<int, double> measured;
+  const auto it = measured.find(device);
+  if (it != measured.end()) return it->second;
+  return measured[device] = measure_copy_gbps(stream);
 }
 
 std::size_t device_free_bytes() {

@@ -21,6 +21,7 @@ struct DeviceInfo {
   int bus_width_bits = 0;
   double theoretical_gbps = 0;  // 2 (double data rate) x memory clock x bus width
   double copy_gbps = 0;         // measured device-to-device copy, bytes read + written
+  double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 (an FMA) x maximum SM clock
 };
 
 // Number of CUDA devices, 0 when there is no driver or no GPU.
@@ -33,6 +34,10 @@ DeviceInfo open_device(int index);
 // Median bandwidth of cudaMemcpyAsync between two device buffers (bytes read
 // plus bytes written over time), with buffers of up to 1 GiB each.
 double measure_copy_gbps(cudaStream_t stream);
+
+// measure_copy_gbps, once per process and device; later calls return the
+// first measurement, so every result of a run shares one ceiling.
+double copy_gbps_once(int device, cudaStream_t stream);
 
 // Free device memory on the current device.
 std::size_t device_free_bytes();

@@ -21,6 +21,7 @@ json to_json(const BenchResult& r) {
           {"variant", r.variant},
           {"ladder", r.ladder},
           {"summary", r.summary},
+          {"precision", r.precision.empty() ? json(nullptr) : json(r.precision)},
           {"where", r.on_device ? "device" : "host"},
           {"params", r.params},
           {"measure", r.measure},
@@ -34,6 +35,10 @@ json to_json(const BenchResult& r) {
           {"gbps", r.gbps},
           {"pct_of_peak", optional_json(r.pct_of_peak)},
           {"pct_of_copy", optional_json(r.pct_of_copy)},
+          {"gflops", optional_json(r.gflops)},
+          {"pct_of_library", optional_json(r.pct_of_library)},
+          {"pct_of_fp32_peak", optional_json(r.pct_of_fp32_peak)},
+          {"resources", r.resources},
           {"verified", r.verified},
           {"error", optional_json(r.error)},
           {"l2", r.hot ? "hot" : "flushed"}};
@@ -71,6 +76,7 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   d.bus_width_bits = field<int>(j, "bus_width_bits", where);
   d.theoretical_gbps = field<double>(j, "theoretical_gbps", where);
   d.copy_gbps = field<double>(j, "copy_gbps", where);
+  if (j.contains("fp32_peak_gflops")) d.fp32_peak_gflops = field<double>(j, "fp32_peak_gflops", where);
   return d;
 }
 
@@ -80,6 +86,7 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.variant = field<std::string>(j, "variant", where);
   r.ladder = field<std::string>(j, "ladder", where);
   r.summary = field<std::string>(j, "summary", where);
+  if (j.contains("precision") && !j.at("precision").is_null()) r.precision = field<std::string>(j, "precision", where);
   r.on_device = field<std::string>(j, "where", where) == "device";
   r.params = field<json>(j, "params", where);
   if (j.contains("measure")) r.measure = j.at("measure");
@@ -93,6 +100,11 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.gbps = field<double>(j, "gbps", where);
   r.pct_of_peak = optional_field<double>(j, "pct_of_peak", where);
   r.pct_of_copy = optional_field<double>(j, "pct_of_copy", where);
+  // Fields added after the first results were written: absent means null.
+  for (auto [key, dst] : {std::pair{"gflops", &r.gflops}, std::pair{"pct_of_library", &r.pct_of_library},
+                          std::pair{"pct_of_fp32_peak", &r.pct_of_fp32_peak}})
+    if (j.contains(key)) *dst = optional_field<double>(j, key, where);
+  if (j.contains("resources")) r.resources = j.at("resources");
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
@@ -111,7 +123,8 @@ json to_json(const DeviceInfo& d) {
           {"memory_clock_mhz", d.memory_clock_mhz},
           {"bus_width_bits", d.bus_width_bits},
           {"theoretical_gbps", d.theoretical_gbps},
-          {"copy_gbps", d.copy_gbps}};
+          {"copy_gbps", d.copy_gbps},
+          {"fp32_peak_gflops", d.fp32_peak_gflops}};
 }
 
 json to_json(const RunReport& report) {

@@ -5,7 +5,13 @@ namespace {
 
 bool timed(const BenchResult& r) { return !r.samples_ms.empty() && r.stats.median_ms > 0; }
 
-std::string chain(const std::string& ladder) { return ladder == "modern" ? "slides" : ladder; }
+// Ladders that continue another for step speedups: the modern reduction steps
+// follow the slides', the tensor-core rung follows the CUDA-core ladder.
+std::string chain(const std::string& ladder) {
+  if (ladder == "modern") return "slides";
+  if (ladder == "tensor-core") return "cuda-core";
+  return ladder;
+}
 
 }  // namespace
 

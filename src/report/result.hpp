@@ -17,6 +17,7 @@ struct BenchResult {
   std::string variant;  // "reduce3"
   std::string ladder;   // "slides", "modern", "course", "baseline"
   std::string summary;  // what the step changes
+  std::string precision;  // gemm: "fp32" or "tf32" inside the multiply; empty for patterns without one
   bool on_device = true;
   nlohmann::json params;   // n, dtype, op, block, seed
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
@@ -26,6 +27,10 @@ struct BenchResult {
   double gbps = 0;   // bytes / median time
   std::optional<double> pct_of_peak;  // of the theoretical DRAM bandwidth (device rows)
   std::optional<double> pct_of_copy;  // of the measured copy bandwidth (device rows)
+  std::optional<double> gflops;            // arithmetic the problem needs / median time (gemm)
+  std::optional<double> pct_of_library;    // of the library baseline in the same precision (gemm)
+  std::optional<double> pct_of_fp32_peak;  // of the GPU's FP32 CUDA-core peak (gemm)
+  nlohmann::json resources;                // registers, shared_bytes, local_bytes of the main kernel, or null
   bool verified = false;
   std::optional<std::string> error;  // why verification failed or the run broke
   bool hot = false;                  // the L2 was left warm between samples (--hot)

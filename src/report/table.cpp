@@ -10,34 +10,59 @@
 namespace gpubench {
 namespace {
 
-const Cells kHeader = {"variant", "step", "median", "GB/s", "% peak", "% copy", "step x", "total x", "noise", "check"};
-const std::vector<bool> kLeft = {true, true, false, false, false, false, false, false, false, false};
+// The columns of a group: throughput columns differ by pattern.
+struct Layout {
+  Cells header;
+  std::vector<bool> left;
+};
+
+const Layout kBandwidth = {
+    {"variant", "step", "median", "GB/s", "% peak", "% copy", "step x", "total x", "noise", "check"},
+    {true, true, false, false, false, false, false, false, false, false}};
+const Layout kArithmetic = {{"variant", "step", "prec", "median", "TFLOP/s", "% lib", "% fp32", "step x", "total x",
+                             "regs", "smem", "local", "noise", "check"},
+                            {true, true, true, false, false, false, false, false, false, false, false, false, false,
+                             false}};
+
+bool arithmetic(const RunReport& report, std::size_t i) { return report.results[i].gflops.has_value(); }
 
 std::string opt_fmt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : "-";
 }
 
+std::string resource(const BenchResult& r, const char* key) {
+  return r.resources.is_object() ? std::to_string(r.resources.at(key).get<int>()) : "-";
+}
+
 // Rows of results [begin, end).
-std::vector<std::vector<std::string>> rows(const RunReport& report, std::size_t begin, std::size_t end) {
-  std::vector<std::vector<std::string>> out;
+std::vector<Cells> rows(const RunReport& report, std::size_t begin, std::size_t end) {
+  std::vector<Cells> out;
   const auto& rs = report.results;
   for (std::size_t i = begin; i < end; ++i) {
     const BenchResult& r = rs[i];
     const bool timed = !r.samples_ms.empty();
-    out.push_back({r.variant, r.summary, timed ? format_time(r.stats.median_ms) : "-",
-                   timed ? fmt::format("{:.1f}", r.gbps) : "-", opt_fmt(r.pct_of_peak, "{:.1f}%"),
-                   opt_fmt(r.pct_of_copy, "{:.1f}%"), opt_fmt(step_speedup(rs, i), "{:.2f}x"),
-                   opt_fmt(total_speedup(rs, i), "{:.2f}x"),
-                   timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-", r.verified ? "PASS" : "FAIL"});
+    const std::string median = timed ? format_time(r.stats.median_ms) : "-";
+    const std::string noise = timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-";
+    const std::string step = opt_fmt(step_speedup(rs, i), "{:.2f}x"), total = opt_fmt(total_speedup(rs, i), "{:.2f}x");
+    const std::string check = r.verified ? "PASS" : "FAIL";
+    if (r.gflops) {
+      out.push_back({r.variant, r.summary, r.precision, median, fmt::format("{:.2f}", *r.gflops / 1000),
+                     opt_fmt(r.pct_of_library, "{:.1f}%"), opt_fmt(r.pct_of_fp32_peak, "{:.1f}%"), step, total,
+                     resource(r, "registers"), resource(r, "shared_bytes"), resource(r, "local_bytes"), noise, check});
+    } else {
+      out.push_back({r.variant, r.summary, median, timed ? fmt::format("{:.1f}", r.gbps) : "-",
+                     opt_fmt(r.pct_of_peak, "{:.1f}%"), opt_fmt(r.pct_of_copy, "{:.1f}%"), step, total, noise, check});
+    }
   }
   return out;
 }
 
 std::string params_line(const RunReport& report, std::size_t i) {
-  const auto& p = report.results[i].params;
-  return fmt::format("reduce n={} dtype={} op={} block={} L2={}", p.at("n").get<long long>(),
-                     p.at("dtype").get<std::string>(), p.at("op").get<std::string>(), p.at("block").get<int>(),
-                     report.results[i].hot ? "hot" : "flushed");
+  const BenchResult& r = report.results[i];
+  std::string params;
+  for (const auto& [key, value] : r.params.items())
+    params += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>() : value.dump());
+  return fmt::format("{}{} L2={}", r.pattern, params, r.hot ? "hot" : "flushed");
 }
 
 std::string failures(const RunReport& report) {
@@ -74,7 +99,8 @@ std::string format_table(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    out += "\n" + params_line(report, begin) + "\n" + text_columns(kHeader, rows(report, begin, end), kLeft, true);
+    const Layout& l = arithmetic(report, begin) ? kArithmetic : kBandwidth;
+    out += "\n" + params_line(report, begin) + "\n" + text_columns(l.header, rows(report, begin, end), l.left, true);
   });
   return out + failures(report);
 }
@@ -83,7 +109,8 @@ std::string format_markdown(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    out += "\n" + params_line(report, begin) + "\n\n" + markdown_columns(kHeader, rows(report, begin, end), kLeft);
+    const Layout& l = arithmetic(report, begin) ? kArithmetic : kBandwidth;
+    out += "\n" + params_line(report, begin) + "\n\n" + markdown_columns(l.header, rows(report, begin, end), l.left);
   });
   return out + failures(report);
 }

@@ -66,7 +66,7 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^61", "--dtype", "float64"}, "host memory");
   expect_usage_error({"reduce", "--min-time", "nan"}, "--min-time");
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
-  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, list, info");
+  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
 }
 

@@ -105,8 +105,8 @@ TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
 TEST_CASE("CSV has a header and one row per result") {
   const std::string csv = format_csv(sample_report());
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
-  CHECK(csv.rfind("pattern,variant,ladder,n,", 0) == 0);
-  CHECK(csv.find("reduce,course1,course,1024,int32,sum,256,2,") != std::string::npos);
+  CHECK(csv.rfind("pattern,variant,ladder,params,", 0) == 0);
+  CHECK(csv.find("reduce,course1,course,block=256;dtype=int32;n=1024;op=sum,2,") != std::string::npos);
 }
 
 TEST_CASE("output files are written whole, and unwritable paths are refused up front") {

@@ -9,28 +9,20 @@
 #include <fmt/format.h>
 
 #include "src/detail/parallel.hpp"
+#include "src/detail/random.hpp"
 
 namespace gpubench::reduce {
 namespace {
-
-// SplitMix64: a counter-based generator, so element i depends only on (seed, i).
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 template <class T>
 void fill_typed(T* dst, std::int64_t n, std::uint64_t seed) {
   const std::uint64_t base = mix(seed);
   parallel_chunks(n, [&](unsigned, std::int64_t b, std::int64_t e) {
     for (std::int64_t i = b; i < e; ++i) {
-      const std::uint64_t r = mix(base + std::uint64_t(i));
       if constexpr (std::is_integral_v<T>)
-        dst[i] = static_cast<T>(std::int64_t(r % 2001) - 1000);
-      else  // 53 random bits scaled to [-1, 1)
-        dst[i] = static_cast<T>(double(r >> 11) * 0x1.0p-52 - 1.0);
+        dst[i] = static_cast<T>(std::int64_t(mix(base + std::uint64_t(i)) % 2001) - 1000);
+      else
+        dst[i] = static_cast<T>(uniform_pm1(base, i));
     }
   });
 }

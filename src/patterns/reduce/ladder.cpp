@@ -1,11 +1,6 @@
 #include "src/patterns/reduce/ladder.hpp"
 
-#include <algorithm>
-
-#include <fmt/format.h>
-
-#include "src/detail/errors.hpp"
-#include "src/detail/strings.hpp"
+#include "src/patterns/select_steps.hpp"
 
 namespace gpubench::reduce {
 
@@ -38,24 +33,7 @@ const std::vector<Step>& ladder() {
   return steps;
 }
 
-std::vector<Step> select_steps(const std::string& names) {
-  const auto& all = ladder();
-  if (names == "all") return all;
-  const std::vector<std::string> wanted = split(names, ',');
-  std::vector<Step> chosen;
-  for (const Step& s : all) {
-    if (std::find(wanted.begin(), wanted.end(), s.name) != wanted.end()) chosen.push_back(s);
-  }
-  for (const std::string& w : wanted) {
-    const bool known = std::any_of(all.begin(), all.end(), [&](const Step& s) { return w == s.name; });
-    if (!known) {
-      std::vector<std::string> valid{"all"};
-      for (const Step& s : all) valid.emplace_back(s.name);
-      throw UsageError(fmt::format("unknown reduce variant '{}'; valid: {}", w, fmt::join(valid, ", ")));
-    }
-  }
-  return chosen;
-}
+std::vector<Step> select_steps(const std::string& names) { return select_by_name(ladder(), names, "reduce"); }
 
 std::string ladder_name(Ladder l) {
   switch (l) {

@@ -89,14 +89,6 @@ Workspace workspace_for(const DeviceSide& dev) {
   return ws;
 }
 
-// The device's copy ceiling, measured once per process and device.
-double copy_gbps_once(int device, cudaStream_t stream) {
-  static std::map<int, double> measured;
-  const auto it = measured.find(device);
-  if (it != measured.end()) return it->second;
-  return measured[device] = measure_copy_gbps(stream);
-}
-
 bool any_device_step(const std::vector<Step>& steps) {
   return std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.where == Where::device; });
 }

@@ -12,27 +12,6 @@ using config::Item;
 using nlohmann::json;
 
 
-// The variants as `--variant` takes them, validated.
-std::string variant_list(const json& v, const std::string& path) {
-  std::string joined;
-  if (v.is_string()) {
-    joined = v.get<std::string>();
-  } else if (v.is_array() && !v.empty()) {
-    for (const auto& item : config::as_list(v, path)) {
-      if (!item.value->is_string()) config::fail_got(item.path, "a variant name", *item.value);
-      joined += (joined.empty() ? "" : ",") + item.value->get<std::string>();
-    }
-  } else {
-    config::fail_got(path, "\"all\", a variant name or a list of them", v);
-  }
-  try {
-    select_steps(joined);
-  } catch (const UsageError& e) {
-    config::fail(path, e.what());
-  }
-  return joined;
-}
-
 // The values of one param: its items parsed by `parse`, or the default.
 template <class T, class Parse>
 std::vector<T> values(const config::Benchmark& b, const char* key, T fallback, Parse parse) {
@@ -64,7 +43,9 @@ std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::i
 std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
   config::check_keys(b.params, {"n", "dtype", "op", "block", "seed", "device"}, b.path + ".params");
   Options base;
-  base.variants = variant_list(b.variants, b.path + ".variants");
+  base.variants = config::variant_list(b.variants, b.path + ".variants", [](const std::string& names) {
+    select_steps(names);
+  });
   base.measure = b.measure;
   const auto ns = values<std::int64_t>(b, "n", base.n, [](const Item& i) { return config::sizes(i); });
   const auto dtypes = values<DType>(b, "dtype", base.dtype, [](const Item& i) {

@@ -1,0 +1,43 @@
+// The library baselines: cuBLAS SGEMM in FP32 (cublas) and with TF32 tensor
+// cores (cublas_tf32). cuBLAS is column-major: C = A * B in row-major is
+// C^T = B^T * A^T in column-major, which is the same memory, so the call
+// passes B first.
+#include <cublas_v2.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "kernels/gemm/gemm_step.hpp"
+
+namespace gpubench::gemm {
+namespace {
+
+void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(s));
+}
+
+void run_with(const Problem& p, const Workspace& ws, cublasComputeType_t compute) {
+  const float one = 1.0f, zero = 0.0f;
+  check(cublasGemmEx(static_cast<cublasHandle_t>(ws.cublas), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one, p.b,
+                     CUDA_R_32F, p.n, p.a, CUDA_R_32F, p.k, &zero, p.c, CUDA_R_32F, p.n, compute, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+void run_fp32(const Problem& p, const Workspace& ws) { run_with(p, ws, CUBLAS_COMPUTE_32F); }
+void run_tf32(const Problem& p, const Workspace& ws) { run_with(p, ws, CUBLAS_COMPUTE_32F_FAST_TF32); }
+
+}  // namespace
+
+const Step& step_cublas() {
+  static const Step step{"cublas", Ladder::baseline, "cuBLAS SGEMM, FP32 on the CUDA cores", Precision::fp32,
+                         &run_fp32, nullptr};
+  return step;
+}
+
+const Step& step_cublas_tf32() {
+  static const Step step{"cublas_tf32", Ladder::baseline, "cuBLAS with TF32 tensor cores", Precision::tf32,
+                         &run_tf32, nullptr};
+  return step;
+}
+
+}  // namespace gpubench::gemm

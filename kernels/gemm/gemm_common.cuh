@@ -1,0 +1,37 @@
+// Pieces every hand-written GEMM step shares: bounds-checked element access,
+// the launch check, and the registration macro.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/gemm/gemm_step.hpp"
+#include "src/detail/cuda_check.hpp"
+
+namespace gpubench::gemm {
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// m[row * ld + col] when (row, col) is inside rows x cols, else 0: tiles that
+// hang over the matrix edge contribute nothing to the dot products.
+__device__ __forceinline__ float at_or_zero(const float* m, int row, int col, int rows, int cols, int ld) {
+  return row < rows && col < cols ? m[std::int64_t(row) * ld + col] : 0.0f;
+}
+
+template <class Kernel>
+Resources resources_of(Kernel kernel, int dynamic_shared = 0) {
+  cudaFuncAttributes attr{};
+  GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)));
+  return {attr.numRegs, int(attr.sharedSizeBytes) + dynamic_shared, int(attr.localSizeBytes)};
+}
+
+}  // namespace gpubench::gemm
+
+// Registers a hand-written step: RUN launches it, KERNEL is the kernel whose
+// resources the report shows.
+#define GPUBENCH_GEMM_STEP(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL)                        \
+  namespace gpubench::gemm {                                                                    \
+  const Step& step_##NAME() {                                                                   \
+    static const Step step{#NAME, LADDER, SUMMARY, PRECISION, RUN, [] { return resources_of(KERNEL); }}; \
+    return step;                                                                                \
+  }                                                                                             \
+  }

@@ -1,0 +1,32 @@
+// Every GEMM step at square, ragged and non-tile-multiple sizes, through the
+// benchmark itself (which checks the first and last run against the
+// reference, with C poisoned before each).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <tuple>
+#include <vector>
+
+#include "src/patterns/gemm/gemm_bench.hpp"
+
+using namespace gpubench;
+
+TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple sizes", "[gpu][gemm]") {
+  std::vector<std::tuple<int, int, int>> sizes = {{1, 1, 1}, {127, 513, 65}, {33, 17, 129}, {129, 128, 3}};
+  if (!std::getenv("GPUBENCH_TEST_QUICK")) {  // too slow under compute-sanitizer
+    sizes.emplace_back(1000, 1000, 1000);
+    sizes.emplace_back(4097, 4097, 4097);
+  }
+  for (const auto& [m, n, k] : sizes) {
+    gemm::Options o;
+    o.m = m;
+    o.n = n;
+    o.k = k;
+    o.measure = {0, 1, 0.0, 1, false};
+    const RunReport rep = gemm::run(o);
+    for (const auto& r : rep.results) {
+      INFO(r.variant << " " << m << "x" << n << "x" << k << ": " << r.error.value_or(""));
+      CHECK(r.verified);
+    }
+  }
+}
