@@ -43,6 +43,8 @@ def size_label(n):
 
 
 def params_label(p):
+    if "m" in p:
+        return f"{p['m']}x{p['n']}x{p['k']}"
     return f"n={size_label(p['n'])} {p['dtype']} {p['op']} block={p['block']}"
 
 
@@ -53,8 +55,20 @@ def group_by_params(results):
     return groups
 
 
-def ceilings(ax, device):
+def metric(rows):
+    """(value of a result, axis label, unit): TFLOP/s for arithmetic-bound patterns, else GB/s."""
+    if rows[0].get("gflops") is not None:
+        return (lambda r: r["gflops"] / 1000), "TFLOP/s (2mnk / median time)", "TFLOP/s"
+    return (lambda r: r["gbps"]), "GB/s (input bytes / median time)", "GB/s"
+
+
+def ceilings(ax, device, unit="GB/s"):
     if not device:
+        return
+    if unit == "TFLOP/s":
+        if device.get("fp32_peak_gflops"):
+            ax.axhline(device["fp32_peak_gflops"] / 1000, color="#c44e52", linestyle="--", linewidth=1,
+                       label=f"FP32 CUDA-core peak {device['fp32_peak_gflops'] / 1000:.1f} TFLOP/s")
         return
     ax.axhline(device["theoretical_gbps"], color="#c44e52", linestyle="--", linewidth=1,
                label=f"theoretical {device['theoretical_gbps']:.0f} GB/s")
@@ -65,12 +79,13 @@ def ceilings(ax, device):
 def ladder_figure(rows, device):
     """One bar per step, library baseline and ceilings as lines, step speedups on the bars."""
     fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 2), 5))
+    value, axis_label, unit = metric(rows)
     names = [r["variant"] for r in rows]
-    gbps = [r["gbps"] if r["verified"] else 0 for r in rows]
-    bars = ax.bar(names, gbps, color=[LADDER_COLOURS.get(r["ladder"], "#333333") for r in rows])
+    heights = [value(r) if r["verified"] else 0 for r in rows]
+    bars = ax.bar(names, heights, color=[LADDER_COLOURS.get(r["ladder"], "#333333") for r in rows])
     previous = {}
     for bar, r in zip(bars, rows):
-        chain = "slides" if r["ladder"] == "modern" else r["ladder"]
+        chain = {"modern": "slides", "tensor-core": "cuda-core"}.get(r["ladder"], r["ladder"])
         label = "FAIL" if not r["verified"] else ""
         if r["verified"] and chain in previous and r["ladder"] != "baseline":
             label = f"{previous[chain]['median_ms'] / r['median_ms']:.2f}x"
@@ -80,13 +95,13 @@ def ladder_figure(rows, device):
                     fontsize=8)
     for r in rows:
         if r["ladder"] == "baseline" and r["where"] == "device" and r["verified"]:
-            ax.axhline(r["gbps"], color="#8c8c8c", linestyle="-.", linewidth=1,
-                       label=f"{r['variant']} {r['gbps']:.0f} GB/s")
-    ceilings(ax, device)
+            ax.axhline(value(r), color="#8c8c8c", linestyle="-.", linewidth=1,
+                       label=f"{r['variant']} {value(r):.0f} {unit}")
+    ceilings(ax, device, unit)
     gpu = device["name"] if device else "host"
     ax.set_title(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
     ax.set_xlabel("step (label: speedup over the previous step of its ladder)")
-    ax.set_ylabel("GB/s (input bytes / median time)")
+    ax.set_ylabel(axis_label)
     ax.tick_params(axis="x", labelrotation=45)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
@@ -154,7 +169,8 @@ def plot_ladder(path, out_dir):
     written = []
     for (_, l2), rows in group_by_params(doc["results"]).items():
         p = rows[0]["params"]
-        name = f"{stem}-ladder-n{p['n']}-{p['dtype']}-{p['op']}-b{p['block']}" + ("-hot" if l2 == "hot" else "")
+        name = f"{stem}-ladder-" + params_label(p).replace(" ", "-").replace("=", "").replace("^", "p")
+        name += "-hot" if l2 == "hot" else ""
         written += save(ladder_figure(rows, doc["device"]), out_dir, name)
     return written
 

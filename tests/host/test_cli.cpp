@@ -66,6 +66,9 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^61", "--dtype", "float64"}, "host memory");
   expect_usage_error({"reduce", "--min-time", "nan"}, "--min-time");
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
+  expect_usage_error({"gemm", "--m", "0"}, "--m: size '0'");
+  expect_usage_error({"gemm", "--variant", "warp9"}, "unknown gemm variant 'warp9'");
+  expect_usage_error({"list", "scan"}, "valid: reduce, gemm");
   expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
 }
@@ -101,6 +104,7 @@ TEST_CASE("without a GPU, GPU commands say so in one line with their own exit co
     return;
   }
   for (const auto& args : {std::vector<const char*>{"reduce"}, std::vector<const char*>{"info"},
+                           std::vector<const char*>{"gemm", "--m", "64"},
                            std::vector<const char*>{"reduce", "--variant", "reduce0,cpu"}}) {
     const Outcome r = cli(args);
     CHECK(r.rc == kExitNoDevice);

@@ -87,3 +87,17 @@ TEST_CASE("the shipped configs are valid") {
 TEST_CASE("unreadable and unparsable config files are named") {
   CHECK_THROWS_WITH(gpubench::config::load_json_file("/nonexistent/c.json"), "cannot read '/nonexistent/c.json'");
 }
+
+TEST_CASE("gemm entries expand m x n x k and name bad dimensions") {
+  const auto d = descriptions(json::parse(R"({"benchmarks": [
+      {"pattern": "gemm", "variants": ["naive", "cublas"], "params": {"m": [127, "1K"], "n": 513, "k": "2^6:2^7"}}]})"));
+  REQUIRE(d.size() == 4);
+  CHECK(d[0] == "gemm m=127 n=513 k=64 variants=naive,cublas");
+  CHECK(d[3] == "gemm m=1024 n=513 k=128 variants=naive,cublas");
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"k": "2^40"}}]})")),
+                    Catch::StartsWith("benchmarks[0].params.k: expected a size up to 2^31-1"));
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"n": 8, "dtype": "x"}}]})")),
+                    Catch::StartsWith("benchmarks[0].params.dtype: unknown key (valid: m, n, k, seed, device)"));
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "variants": "warp9"}]})")),
+                    Catch::StartsWith("benchmarks[0].variants: unknown gemm variant 'warp9'"));
+}

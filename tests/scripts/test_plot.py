@@ -47,6 +47,14 @@ class PlotTest(unittest.TestCase):
         with open(os.path.join(self.out, svg)) as f:
             self.assertIn("reduce ladder", f.read())  # text stays text in the SVG
 
+    def test_gemm_ladder_is_in_tflops(self):
+        path = os.path.join(RESULTS, "gemm-4096.json")
+        self.assert_written(plot.plot_ladder(path, self.out))
+        doc = plot.load(path, "results")
+        fig = plot.ladder_figure(doc["results"], doc["device"])
+        self.assert_labelled(fig)
+        self.assertIn("TFLOP/s", fig.axes[0].get_ylabel())
+
     def test_sweep(self):
         path = os.path.join(RESULTS, "reduce-sizes.json")
         self.assert_written(plot.plot_sweep(path, self.out))
