@@ -85,6 +85,12 @@ std::string variant_list(const json& v, const std::string& path,
   return joined;
 }
 
+void seed_and_device(const Benchmark& b, std::uint64_t& seed, int& device) {
+  if (b.params.contains("seed"))
+    seed = std::uint64_t(integer({&b.params.at("seed"), b.param_path("seed")}, 0, INT64_MAX));
+  if (b.params.contains("device")) device = int(integer({&b.params.at("device"), b.param_path("device")}, 0, 1023));
+}
+
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions m) {
   check_keys(j, {"min_samples", "min_time", "hot", "warmup"}, path);
   if (j.contains("min_samples")) m.min_samples = int(integer({&j.at("min_samples"), path + ".min_samples"}, 1, 100000));

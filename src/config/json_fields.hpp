@@ -55,6 +55,10 @@ std::int64_t integer(const Item& item, std::int64_t min, std::int64_t max);
 std::string variant_list(const json& v, const std::string& path,
                          const std::function<void(const std::string&)>& validate);
 
+// The params every pattern takes: "seed" (into seed) and "device" (into
+// device), each left as it is when absent.
+void seed_and_device(const Benchmark& b, std::uint64_t& seed, int& device);
+
 // "measure": {"min_samples", "min_time", "hot", "warmup"} over `base`.
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions base);
 

@@ -25,10 +25,7 @@ std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
     return out;
   };
   const auto ms = dims("m", base.m), ns = dims("n", base.n), ks = dims("k", base.k);
-  if (b.params.contains("seed"))
-    base.seed = std::uint64_t(config::integer({&b.params.at("seed"), b.param_path("seed")}, 0, INT64_MAX));
-  if (b.params.contains("device"))
-    base.device = int(config::integer({&b.params.at("device"), b.param_path("device")}, 0, 1023));
+  config::seed_and_device(b, base.seed, base.device);
   std::vector<PlannedRun> runs;
   for (const auto m : ms)
     for (const auto n : ns)

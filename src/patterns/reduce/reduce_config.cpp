@@ -59,10 +59,7 @@ std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
     if (v & (v - 1)) config::fail_got(i.path, "a power of two from 32 to 1024", *i.value);
     return std::vector<int>{v};
   });
-  if (b.params.contains("seed"))
-    base.seed = std::uint64_t(config::integer({&b.params.at("seed"), b.param_path("seed")}, 0, INT64_MAX));
-  if (b.params.contains("device"))
-    base.device = int(config::integer({&b.params.at("device"), b.param_path("device")}, 0, 1023));
+  config::seed_and_device(b, base.seed, base.device);
 
   std::vector<PlannedRun> runs;
   for (const DType t : dtypes)
