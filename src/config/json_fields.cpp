@@ -1,6 +1,7 @@
 #include "src/config/json_fields.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <fmt/format.h>
 
