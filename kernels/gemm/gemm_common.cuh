@@ -9,7 +9,7 @@
 
 namespace gpubench::gemm {
 
-inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__host__ __device__ inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // m[row * ld + col] when (row, col) is inside rows x cols, else 0: tiles that
 // hang over the matrix edge contribute nothing to the dot products.
