@@ -28,8 +28,9 @@ VERDICT_COLOURS = {"faster": "#55a868", "slower": "#c44e52", "same": "#8c8c8c", 
 def load(path, kind):
     with open(path) as f:
         doc = json.load(f)
-    if doc.get("schema_version") != 1:
-        sys.exit(f"{path}: schema_version {doc.get('schema_version')!r} is not 1")
+    versions = (1, 2) if kind == "comparison" else (1,)  # comparisons: 2 renamed the throughput fields
+    if doc.get("schema_version") not in versions:
+        sys.exit(f"{path}: schema_version {doc.get('schema_version')!r} is not one this script reads")
     if kind == "comparison" and doc.get("kind") != "comparison":
         sys.exit(f"{path}: not a comparison (write one with gpubench compare --json)")
     if kind == "results" and "results" not in doc:
@@ -108,23 +109,25 @@ def ladder_figure(rows, device):
     return fig
 
 
-def sweep_figure(results, device, dtype, op, block):
-    """Bandwidth against size (log scale), one line per variant."""
+def sweep_figure(results, device, label):
+    """Throughput against size (log scale), one line per variant."""
     fig, ax = plt.subplots(figsize=(8, 5))
+    value, axis_label, unit = metric(results)
+    size = size_of(results[0])
     variants = []
     for r in results:
         if r["variant"] not in variants:
             variants.append(r["variant"])
     for v in variants:
-        pts = sorted((r["params"]["n"], r["gbps"]) for r in results if r["variant"] == v and r["verified"])
+        pts = sorted((size(r), value(r)) for r in results if r["variant"] == v and r["verified"])
         style = "--" if v == "cub" else "-"
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", markersize=3, label=v)
-    ceilings(ax, device)
+    ceilings(ax, device, unit)
     ax.set_xscale("log", base=2)
     gpu = device["name"] if device else "host"
-    ax.set_title(f"{results[0]['pattern']}: bandwidth against size, {dtype} {op} block={block}, {gpu}")
-    ax.set_xlabel("n (elements)")
-    ax.set_ylabel("GB/s (input bytes / median time)")
+    ax.set_title(f"{results[0]['pattern']}: {unit} against size, {label}, {gpu}")
+    ax.set_xlabel("m (= n = k)" if "m" in results[0]["params"] else "n (elements)")
+    ax.set_ylabel(axis_label)
     ax.legend(fontsize=7, ncol=2)
     ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
@@ -175,17 +178,28 @@ def plot_ladder(path, out_dir):
     return written
 
 
+def size_of(result):
+    """The x of a sweep: n for reduce; m for gemm (sweeps of square problems)."""
+    return (lambda r: r["params"]["m"]) if "m" in result["params"] else (lambda r: r["params"]["n"])
+
+
+def series_key(p):
+    """What stays fixed along one sweep chart."""
+    if "m" in p:
+        return "gemm"
+    return f"{p['dtype']} {p['op']} block={p['block']}"
+
+
 def plot_sweep(path, out_dir):
     doc = load(path, "results")
     stem = os.path.splitext(os.path.basename(path))[0]
     series = {}
     for r in doc["results"]:
-        p = r["params"]
-        series.setdefault((p["dtype"], p["op"], p["block"]), []).append(r)
+        series.setdefault(series_key(r["params"]), []).append(r)
     written = []
-    for (dtype, op, block), results in series.items():
-        fig = sweep_figure(results, doc["device"], dtype, op, block)
-        written += save(fig, out_dir, f"{stem}-sweep-{dtype}-{op}-b{block}")
+    for label, results in series.items():
+        fig = sweep_figure(results, doc["device"], label)
+        written += save(fig, out_dir, f"{stem}-sweep-" + label.replace(" ", "-").replace("=", ""))
     return written
 
 

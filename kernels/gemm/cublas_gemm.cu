@@ -4,16 +4,17 @@
 // passes B first.
 #include <cublas_v2.h>
 
-#include <stdexcept>
 #include <string>
 
 #include "kernels/gemm/gemm_step.hpp"
+#include "src/detail/cuda_check.hpp"
 
 namespace gpubench::gemm {
 namespace {
 
 void check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(s));
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw CudaError(cudaErrorUnknown, std::string(what) + " failed: " + cublasGetStatusString(s));
 }
 
 void run_with(const Problem& p, const Workspace& ws, cublasComputeType_t compute) {

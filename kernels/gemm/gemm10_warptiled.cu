@@ -1,11 +1,11 @@
 // warptiled — a warp owns a 64 x 64 sub-tile of the block tile (lecture P24).
 // The block (128 x 128, slabs of BK = 16, 4 warps) is split into warp tiles,
 // and each warp's tile into 4 column strips of 64 x 16. A thread computes an
-// 8 x 4 piece of every strip: 128 results. Threads of a warp read adjacent
-// 16-byte pieces of the B slab (no two lanes in one bank beyond what a 16-byte
-// access shares), eight lanes share each A piece (broadcast), and the stores
-// of a warp cover whole 64-byte row segments of C. Fewer threads, more work
-// each: more registers in use, fewer shared-memory loads per multiply-add.
+// 8 x 4 piece of every strip: 128 results. Per slab element a warp reads 8
+// distinct 32-byte pieces of A (4 lanes share each, a broadcast) and 4
+// distinct 16-byte pieces of B (8 lanes share each), and its stores cover
+// 64-byte row segments of C. Fewer threads, more work each: more registers
+// in use, fewer shared-memory loads per multiply-add.
 #include "kernels/gemm/vectorized_tile.cuh"
 
 namespace gpubench::gemm {
@@ -16,7 +16,7 @@ constexpr int kWM = 64, kWN = 64, kWNIter = 4, kTM = 8, kTN = 4;
 constexpr int kThreads = (kBM / kWM) * (kBN / kWN) * 32;         // 128
 constexpr int kWMIter = (kWM * kWN) / (32 * kTM * kTN * kWNIter);  // 1
 constexpr int kWSubM = kWM / kWMIter, kWSubN = kWN / kWNIter;     // 64 x 16
-constexpr int kLdA = kBM + 4;                                      // padded, as in bank_conflict_free
+constexpr int kLdA = kBM + 4;  // padded as in bank_conflict_free; with BK = 16 the transposed store stays 2-way conflicted
 
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads) warptiled_kernel(const float* a, const float* b, float* c, int m, int n,

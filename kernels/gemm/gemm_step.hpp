@@ -18,6 +18,8 @@ enum class Precision { fp32, tf32 };
 // baseline: the libraries.
 enum class Ladder { cuda_core, tensor_core, baseline };
 
+// a, b and c must be 16-byte aligned (cudaMalloc's are): steps use 16-byte
+// loads, stores and asynchronous copies where the sizes allow.
 struct Problem {
   const float* a = nullptr;  // m x k
   const float* b = nullptr;  // k x n

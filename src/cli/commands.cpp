@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <string>
 #include <vector>
 
@@ -101,18 +100,28 @@ void add_gemm(CLI::App& app, GemmArgs& a) {
   add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
 }
 
+// One run per m x n x k; each flag takes a size, a list or a sweep.
 std::vector<PlannedRun> plan_gemm(GemmArgs& a) {
-  for (auto [flag, text, dst] : {std::tuple{"--m", &a.m, &a.opts.m}, std::tuple{"--n", &a.n, &a.opts.n},
-                                 std::tuple{"--k", &a.k, &a.opts.k}}) {
+  auto sizes = [](const char* flag, const std::string& text) {
     try {
-      *dst = parse_size(*text);
+      return parse_size_list(text);
     } catch (const UsageError& e) {
       throw UsageError(std::string(flag) + ": " + e.what());
     }
-  }
+  };
+  const auto ms = sizes("--m", a.m), ns = sizes("--n", a.n), ks = sizes("--k", a.k);
   gemm::select_steps(a.opts.variants);
-  const gemm::Options o = a.opts;
-  return {{gemm::describe(o), [o] { gemm::check(o); }, [o] { return gemm::run(o); }}};
+  std::vector<PlannedRun> runs;
+  for (const auto m : ms)
+    for (const auto n : ns)
+      for (const auto k : ks) {
+        gemm::Options o = a.opts;
+        o.m = m;
+        o.n = n;
+        o.k = k;
+        runs.push_back({gemm::describe(o), [o] { gemm::check(o); }, [o] { return gemm::run(o); }});
+      }
+  return runs;
 }
 
 // Runs everything planned, prints one table per parameter set, writes the
@@ -193,12 +202,12 @@ int run_list(const std::string& pattern, std::ostream& out) {
   if (pattern.empty() || pattern == "reduce") {
     out << "reduce: parallel reduction of n elements to one value\n";
     for (const auto& s : reduce::ladder())
-      out << fmt::format("  {:<14}  {:<11}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
+      out << fmt::format("  {:<18}  {:<11}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
   }
   if (pattern.empty() || pattern == "gemm") {
     out << "gemm: C = A * B, row-major float matrices\n";
     for (const auto& s : gemm::ladder())
-      out << fmt::format("  {:<14}  {:<11}  {}\n", s.name, gemm::ladder_name(s.ladder), s.summary);
+      out << fmt::format("  {:<18}  {:<11}  {}\n", s.name, gemm::ladder_name(s.ladder), s.summary);
   }
   return kExitOk;
 }

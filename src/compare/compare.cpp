@@ -117,7 +117,8 @@ nlohmann::json to_json(const Comparison& c) {
                     {"change", r.change},
                     {"p_value", r.p_value},
                     {"verdict", to_string(r.verdict)}});
-  return {{"schema_version", 1},
+  // Version 2: throughput as unit/base/new (version 1 had base_gbps/new_gbps).
+  return {{"schema_version", 2},
           {"kind", "comparison"},
           {"base_device", c.base_device},
           {"new_device", c.new_device},

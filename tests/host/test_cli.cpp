@@ -104,7 +104,7 @@ TEST_CASE("without a GPU, GPU commands say so in one line with their own exit co
     return;
   }
   for (const auto& args : {std::vector<const char*>{"reduce"}, std::vector<const char*>{"info"},
-                           std::vector<const char*>{"gemm", "--m", "64"},
+                           std::vector<const char*>{"gemm", "--m", "64,2^7:2^8"},
                            std::vector<const char*>{"reduce", "--variant", "reduce0,cpu"}}) {
     const Outcome r = cli(args);
     CHECK(r.rc == kExitNoDevice);

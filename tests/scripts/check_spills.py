@@ -36,6 +36,8 @@ def main(nvcc, source_dir, arch):
                     failures.append(f"{os.path.basename(f)}: {name}: {stack} bytes stack, {stores} bytes spill "
                                     f"stores, {loads} bytes spill loads")
     print(f"{kernels} kernels in {len(files)} files checked for sm_{arch}")
+    if kernels == 0:
+        sys.exit("the compiler's resource report listed no kernels: check the nvcc flags")
     if failures:
         sys.exit("local memory in register-tiled kernels:\n" + "\n".join(failures))
 

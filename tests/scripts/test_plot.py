@@ -59,7 +59,7 @@ class PlotTest(unittest.TestCase):
         path = os.path.join(RESULTS, "reduce-sizes.json")
         self.assert_written(plot.plot_sweep(path, self.out))
         doc = plot.load(path, "results")
-        fig = plot.sweep_figure(doc["results"], doc["device"], "int32", "sum", 256)
+        fig = plot.sweep_figure(doc["results"], doc["device"], "int32 sum block=256")
         self.assert_labelled(fig)
         self.assertEqual(fig.axes[0].get_xscale(), "log")
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <tuple>
 #include <memory>
 
 #include <cublas_v2.h>
@@ -22,6 +23,8 @@
 namespace gpubench::gemm {
 namespace {
 
+constexpr std::int64_t kMaxRowsOrCols = 65535LL * 32, kMaxDepth = INT_MAX - 256;
+
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
 
 // Below this many multiply-adds the reference is computed on the host in
@@ -29,7 +32,8 @@ std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(
 constexpr double kHostReferenceLimit = double(1ull << 31);
 
 void cublas_check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(fmt::format("{}: {}", what, cublasGetStatusString(s)));
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw CudaError(cudaErrorUnknown, fmt::format("{}: {}", what, cublasGetStatusString(s)));
 }
 
 struct Blas {
@@ -72,11 +76,14 @@ std::string describe(const Options& o) {
 
 void check(const Options& o) {
   select_steps(o.variants);
-  for (auto [name, v] : {std::pair{"m", o.m}, std::pair{"n", o.n}, std::pair{"k", o.k}})
-    if (v < 1 || v > INT_MAX) throw UsageError(fmt::format("{} {}: must be from 1 to 2^31-1", name, v));
+  // m and n set grid dimensions (at most 65535 blocks of 32 rows or columns
+  // in the smallest tiling); k runs a loop counter in int.
+  for (auto [name, v, max] : {std::tuple{"m", o.m, kMaxRowsOrCols}, std::tuple{"n", o.n, kMaxRowsOrCols},
+                              std::tuple{"k", o.k, kMaxDepth}})
+    if (v < 1 || v > max) throw UsageError(fmt::format("{} {}: must be from 1 to {}", name, v, max));
   if (cuda_device_count() == 0) throw NoDeviceError("no CUDA device found (gemm needs an NVIDIA GPU and its driver)");
   const DeviceInfo info = open_device(o.device);
-  const double need = matrix_bytes(o) + 4.0 * double(o.m) * double(o.n) + 2.0 * double(info.l2_bytes) + (64 << 20);
+  const double need = matrix_bytes(o) + 2.0 * double(info.l2_bytes) + (64 << 20);  // A, B, C, the L2 flush
   if (need > double(device_free_bytes()))
     throw UsageError(fmt::format("gemm {}x{}x{} needs {} of device memory, {} has {} free", o.m, o.n, o.k, gib(need),
                                  info.name, gib(double(device_free_bytes()))));
@@ -115,6 +122,8 @@ RunReport run(const Options& o) {
                               CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx (reference)");
     ref = download(dc, std::size_t(m) * n, stream);
+    const Verdict sampled = check_reference_samples(ref, a, b, m, n, k);
+    if (!sampled.ok) throw CudaError(cudaErrorUnknown, "cuBLAS reference: " + sampled.detail);
   }
 
   GpuTimer timer(stream, o.measure.hot ? 0 : 2 * info.l2_bytes);
@@ -139,7 +148,7 @@ RunReport run(const Options& o) {
     auto poison = [&] { GPUBENCH_CUDA(cudaMemsetAsync(dc.get(), 0xff, std::size_t(m) * n * 4, stream)); };
     auto body = [&] { s.run(p, ws); };
     auto verify = [&](const char* when) {
-      const Verdict v = check_product(download(dc, std::size_t(m) * n, stream), ref, s.precision);
+      const Verdict v = check_product(download(dc, std::size_t(m) * n, stream), ref, s.precision, k);
       if (!v.ok && !r.error) r.error = fmt::format("{}: {}", when, v.detail);
       r.verified = r.verified && v.ok;
     };
@@ -155,7 +164,7 @@ RunReport run(const Options& o) {
     r.stats = summarize(r.samples_ms);
     r.gbps = r.bytes / (r.stats.median_ms * 1e-3) / 1e9;
     r.gflops = 2.0 * double(m) * n * k / (r.stats.median_ms * 1e-3) / 1e9;
-    r.pct_of_fp32_peak = 100.0 * *r.gflops / info.fp32_peak_gflops;
+    if (s.precision == Precision::fp32) r.pct_of_fp32_peak = 100.0 * *r.gflops / info.fp32_peak_gflops;
     report.results.push_back(std::move(r));
   }
   for (BenchResult& r : report.results) {

@@ -21,9 +21,9 @@ struct Options {
   MeasureOptions measure = {3, 10, 0.5, 100000, false};
 };
 
-// Throws UsageError for bad options (unknown variant, a dimension outside
-// 1..2^31-1, matrices too large for host or device memory), NoDeviceError
-// without a GPU. Allocates nothing.
+// Throws UsageError for bad options (unknown variant, m or n outside
+// 1..65535*32, k outside 1..2^31-257, matrices too large for host or device
+// memory), NoDeviceError without a GPU. Allocates nothing.
 void check(const Options& o);
 
 // check(), then the run. A wrong result comes back with verified == false.

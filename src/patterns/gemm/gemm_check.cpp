@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/parallel.hpp"
+#include "src/detail/random.hpp"
 
 namespace gpubench::gemm {
 
@@ -30,8 +31,13 @@ std::vector<float> host_reference(const std::vector<float>& a, const std::vector
   return ref;
 }
 
-Verdict check_product(const std::vector<float>& c, const std::vector<float>& ref, Precision p) {
-  const double tol = p == Precision::tf32 ? 1e-2 : 2e-4;
+double tolerance(Precision p, int k) {
+  if (p == Precision::tf32) return 1e-2;
+  return std::max(2e-4, 16 * 0x1.0p-24 * std::sqrt(double(k)));
+}
+
+Verdict check_product(const std::vector<float>& c, const std::vector<float>& ref, Precision p, int k) {
+  const double tol = tolerance(p, k);
   std::mutex mu;
   double sum_sq = 0, worst = 0;
   std::int64_t worst_at = -1, nan_at = -1;
@@ -57,6 +63,25 @@ Verdict check_product(const std::vector<float>& c, const std::vector<float>& ref
   if (worst <= tol * rms) return {true, ""};
   return {false, fmt::format("element {}: got {}, expected {} (|error| {:.3g} > {:.1g} x rms {:.3g})", worst_at,
                              c[worst_at], ref[worst_at], worst, tol, rms)};
+}
+
+Verdict check_reference_samples(const std::vector<float>& ref, const std::vector<float>& a,
+                                const std::vector<float>& b, int m, int n, int k, int samples) {
+  double sum_sq = 0;
+  for (float v : ref) sum_sq += double(v) * v;
+  const double rms = std::sqrt(sum_sq / double(ref.size()));
+  const std::uint64_t base = mix(std::uint64_t(m) * 1000003u + std::uint64_t(n) * 1009u + std::uint64_t(k));
+  for (int s = 0; s < samples; ++s) {
+    const std::uint64_t r = mix(base + std::uint64_t(s));
+    const std::int64_t i = std::int64_t(r % std::uint64_t(m)), j = std::int64_t((r >> 32) % std::uint64_t(n));
+    double dot = 0;
+    for (int p = 0; p < k; ++p) dot += double(a[std::size_t(i) * k + p]) * b[std::size_t(p) * n + j];
+    const double err = std::fabs(dot - ref[std::size_t(i) * n + j]);
+    if (!(err <= tolerance(Precision::fp32, k) * rms))
+      return {false, fmt::format("reference element ({}, {}) is {}, the host computes {}", i, j,
+                                 ref[std::size_t(i) * n + j], dot)};
+  }
+  return {true, ""};
 }
 
 }  // namespace gpubench::gemm

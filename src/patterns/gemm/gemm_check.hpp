@@ -19,13 +19,24 @@ struct Verdict {
 // NaN anywhere fails (C is poisoned with NaN before each run, so an element
 // never written fails too). Otherwise the largest |C - R| must stay within
 // tol * rms(R). With inputs uniform in [-1, 1), R's elements are sums of k
-// products and rms(R) is about sqrt(k)/3; rounding each product's inputs to
-// a p-bit mantissa and adding in fp32 leave an error that behaves like a
-// random walk of k steps of size 2^-p |a||b|, about 2^-p rms(R) per element,
-// and a few times that at the worst of millions of elements. tol is 2e-4 for
-// fp32 (2^-24: room for the fp32 reference's own error) and 1e-2 for tf32
-// (2^-11, about 5e-4). A missing or doubled term of the k moves an element
-// by about 1/sqrt(k) of rms(R): caught in fp32 at every size here.
-Verdict check_product(const std::vector<float>& c, const std::vector<float>& ref, Precision p);
+// products and rms(R) is about sqrt(k)/3.
+// - tf32 rounds each input to 11 significant bits: every product errs by
+//   about 2^-11 of itself, a random walk whose sum is about 2^-11 rms(R)
+//   whatever k is; tol = 1e-2 covers the worst of millions of elements.
+// - fp32 accumulation errs by a random walk of k roundings of the running
+//   sum, about 2^-24 sqrt(k) rms(R); tol = max(2e-4, 16 * 2^-24 * sqrt(k))
+//   leaves room for the fp32 reference's own error (2e-4 up to k of about
+//   44000, growing past it).
+// A missing or doubled term of the k moves an element by about 1/sqrt(k) of
+// rms(R): caught in fp32 at every size the tests and results use, and in
+// tf32 up to k of about 10^4.
+double tolerance(Precision p, int k);
+Verdict check_product(const std::vector<float>& c, const std::vector<float>& ref, Precision p, int k);
+
+// Checks a reference that did not come from the host (cuBLAS, for large
+// problems) at `samples` seeded elements against dot products in double, so
+// that no step, cuBLAS included, is only checked against itself.
+Verdict check_reference_samples(const std::vector<float>& ref, const std::vector<float>& a,
+                                const std::vector<float>& b, int m, int n, int k, int samples = 256);
 
 }  // namespace gpubench::gemm

@@ -1,0 +1,55 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "src/patterns/gemm/gemm_check.hpp"
+
+using namespace gpubench::gemm;
+
+namespace {
+
+std::vector<float> iota_matrix(int rows, int cols, float scale) {
+  std::vector<float> v(std::size_t(rows) * cols);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = scale * float(int(i % 7) - 3);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("the host reference multiplies row-major matrices") {
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6};  // 2 x 3
+  const std::vector<float> b = {7, 8, 9, 10, 11, 12};  // 3 x 2
+  CHECK(host_reference(a, b, 2, 2, 3) == std::vector<float>{58, 64, 139, 154});
+}
+
+TEST_CASE("the product check: exact passes, NaN and a dropped term fail, tolerance grows with k for fp32 only") {
+  const int m = 33, n = 17, k = 129;
+  const auto a = iota_matrix(m, k, 0.25f), b = iota_matrix(k, n, 0.5f);
+  const auto ref = host_reference(a, b, m, n, k);
+  CHECK(check_product(ref, ref, Precision::fp32, k).ok);
+
+  auto c = ref;
+  c[5] = std::numeric_limits<float>::quiet_NaN();
+  const Verdict nan = check_product(c, ref, Precision::fp32, k);
+  CHECK_FALSE(nan.ok);
+  CHECK(nan.detail.find("element 5 is NaN") != std::string::npos);
+
+  c = ref;
+  c[40] -= a[std::size_t(40 / n) * k] * b[40 % n];  // one of the k terms missing
+  CHECK_FALSE(check_product(c, ref, Precision::fp32, k).ok);
+
+  CHECK(tolerance(Precision::fp32, 4096) == Approx(2e-4));
+  CHECK(tolerance(Precision::fp32, 1 << 24) > 2e-4);
+  CHECK(tolerance(Precision::tf32, 1 << 24) == Approx(1e-2));
+}
+
+TEST_CASE("a reference from elsewhere is checked at sampled elements") {
+  const int m = 20, n = 30, k = 40;
+  const auto a = iota_matrix(m, k, 0.1f), b = iota_matrix(k, n, 0.2f);
+  auto ref = host_reference(a, b, m, n, k);
+  CHECK(check_reference_samples(ref, a, b, m, n, k).ok);
+  for (float& v : ref) v += 1.0f;  // every element wrong
+  CHECK_FALSE(check_reference_samples(ref, a, b, m, n, k).ok);
+}
