@@ -111,17 +111,7 @@ std::vector<PlannedRun> plan_gemm(GemmArgs& a) {
   };
   const auto ms = sizes("--m", a.m), ns = sizes("--n", a.n), ks = sizes("--k", a.k);
   gemm::select_steps(a.opts.variants);
-  std::vector<PlannedRun> runs;
-  for (const auto m : ms)
-    for (const auto n : ns)
-      for (const auto k : ks) {
-        gemm::Options o = a.opts;
-        o.m = m;
-        o.n = n;
-        o.k = k;
-        runs.push_back({gemm::describe(o), [o] { gemm::check(o); }, [o] { return gemm::run(o); }});
-      }
-  return runs;
+  return gemm::plan_sizes(a.opts, ms, ns, ks);
 }
 
 // Runs everything planned, prints one table per parameter set, writes the

@@ -34,4 +34,8 @@ std::string describe(const Options& o);
 // One run per element of m x n x k (each a size or a list of sizes).
 std::vector<PlannedRun> plan_from_config(const config::Benchmark& b);
 
+// The runs of the cross product ms x ns x ks, the other options from base.
+std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::int64_t>& ms,
+                                   const std::vector<std::int64_t>& ns, const std::vector<std::int64_t>& ks);
+
 }  // namespace gpubench::gemm

@@ -26,6 +26,11 @@ std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
   };
   const auto ms = dims("m", base.m), ns = dims("n", base.n), ks = dims("k", base.k);
   config::seed_and_device(b, base.seed, base.device);
+  return plan_sizes(base, ms, ns, ks);
+}
+
+std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::int64_t>& ms,
+                                   const std::vector<std::int64_t>& ns, const std::vector<std::int64_t>& ks) {
   std::vector<PlannedRun> runs;
   for (const auto m : ms)
     for (const auto n : ns)
