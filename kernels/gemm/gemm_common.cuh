@@ -28,10 +28,16 @@ Resources resources_of(Kernel kernel, int dynamic_shared = 0) {
 
 // Registers a hand-written step: RUN launches it, KERNEL is the kernel whose
 // resources the report shows.
-#define GPUBENCH_GEMM_STEP(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL)                        \
-  namespace gpubench::gemm {                                                                    \
-  const Step& step_##NAME() {                                                                   \
-    static const Step step{#NAME, LADDER, SUMMARY, PRECISION, RUN, [] { return resources_of(KERNEL); }}; \
-    return step;                                                                                \
-  }                                                                                             \
+#define GPUBENCH_GEMM_STEP(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL) \
+  GPUBENCH_GEMM_STEP_DYN(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, 0, 0)
+
+// The same for a kernel that takes DYNAMIC_SHARED bytes of dynamic shared
+// memory and, when ONLY_CC is nonzero, runs on that compute capability only.
+#define GPUBENCH_GEMM_STEP_DYN(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, DYNAMIC_SHARED, ONLY_CC)         \
+  namespace gpubench::gemm {                                                                                 \
+  const Step& step_##NAME() {                                                                                \
+    static const Step step{#NAME, LADDER, SUMMARY, PRECISION, RUN,                                           \
+                           [] { return resources_of(KERNEL, DYNAMIC_SHARED); }, ONLY_CC};                    \
+    return step;                                                                                             \
+  }                                                                                                          \
   }

@@ -17,7 +17,7 @@ struct BenchResult {
   std::string variant;  // "reduce3"
   std::string ladder;   // "slides", "modern", "course", "baseline"
   std::string summary;  // what the step changes
-  std::string precision;  // gemm: "fp32" or "tf32" inside the multiply; empty for patterns without one
+  std::string precision;  // gemm: "fp32", "tf32" or "bf16" inside the multiply; empty for patterns without one
   bool on_device = true;
   nlohmann::json params;   // n, dtype, op, block, seed
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s

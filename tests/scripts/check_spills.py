@@ -2,7 +2,9 @@
 
 Compiles each such kernel file to a cubin with the compiler's resource report
 (nvcc --resource-usage) and fails on any kernel with a stack frame or spill
-stores or loads. Needs no GPU. Usage: check_spills.py NVCC SOURCE_DIR ARCH
+stores or loads. Files whose code exists only for sm_90a (guarded by
+__CUDA_ARCH_FEAT_SM90_ALL, directly or through sm90_instructions.cuh) are
+compiled for sm_90a, as the build does. Needs no GPU. Usage: check_spills.py NVCC SOURCE_DIR ARCH
 """
 import glob
 import os
@@ -23,7 +25,11 @@ def main(nvcc, source_dir, arch):
     failures, kernels = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
-            out = subprocess.run([nvcc, "-cubin", f"-arch=sm_{arch}", "--resource-usage", "-std=c++17", "-I", source_dir,
+            with open(f) as src:
+                text = src.read()
+            sm90a = "__CUDA_ARCH_FEAT_SM90_ALL" in text or "sm90_instructions.cuh" in text
+            target = "-gencode=arch=compute_90a,code=sm_90a" if sm90a else f"-arch=sm_{arch}"
+            out = subprocess.run([nvcc, "-cubin", target, "--resource-usage", "-std=c++17", "-I", source_dir,
                                   f, "-o", os.path.join(tmp, "k.cubin")], capture_output=True, text=True)
             if out.returncode != 0:
                 sys.exit(f"{f}: nvcc failed:\n{out.stderr}")

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -49,6 +50,60 @@ double matrix_bytes(const Options& o) {
   return 4.0 * (double(o.m) * double(o.k) + double(o.k) * double(o.n) + double(o.m) * double(o.n));
 }
 
+bool any_bf16(const std::vector<Step>& steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.precision == Precision::bf16; });
+}
+
+// What bf16 steps add: the padded bf16 copies of A and B on the device, and
+// (for the cuBLAS reference) the rounded inputs in fp32 for a while.
+double bf16_device_bytes(const Options& o) {
+  return 2.0 * (double(o.m) * padded_bf16_ld(int(o.k)) + double(o.k) * padded_bf16_ld(int(o.n))) +
+         4.0 * (double(o.m) * double(o.k) + double(o.k) * double(o.n));
+}
+
+// ... and on the host: the rounded inputs, their bf16 copies, a second reference.
+double bf16_host_bytes(const Options& o) {
+  return 6.0 * (double(o.m) * double(o.k) + double(o.k) * double(o.n)) + 4.0 * double(o.m) * double(o.n);
+}
+
+std::vector<float> round_to_bf16(const std::vector<float>& v) {
+  std::vector<float> r(v.size());
+  parallel_chunks(std::int64_t(v.size()), [&](unsigned, std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) r[i] = __bfloat162float(__float2bfloat16(v[i]));
+  });
+  return r;
+}
+
+// rows x cols values as bf16 rows of `ld` elements, the padding zero.
+std::vector<__nv_bfloat16> pack_bf16(const std::vector<float>& v, std::int64_t rows, int cols, int ld) {
+  std::vector<__nv_bfloat16> out(std::size_t(rows) * ld, __float2bfloat16(0.0f));
+  parallel_chunks(rows, [&](unsigned, std::int64_t b, std::int64_t e) {
+    for (std::int64_t r = b; r < e; ++r)
+      for (int c = 0; c < cols; ++c) out[std::size_t(r) * ld + c] = __float2bfloat16(v[std::size_t(r) * cols + c]);
+  });
+  return out;
+}
+
+// The steps of `variants` that can run on `info`. A step built for one
+// compute capability only is an error when named and left out (with a note)
+// from "all".
+std::vector<Step> runnable_steps(const std::string& variants, const DeviceInfo& info) {
+  std::vector<Step> steps;
+  for (const Step& s : select_steps(variants)) {
+    const int cc = info.cc_major * 10 + info.cc_minor;
+    if (s.only_cc && s.only_cc != cc) {
+      const std::string why = fmt::format("gemm variant {} runs only on compute capability {}.{} GPUs; {} is {}.{}",
+                                          s.name, s.only_cc / 10, s.only_cc % 10, info.name, info.cc_major,
+                                          info.cc_minor);
+      if (variants != "all") throw UsageError(why);
+      fmt::print(stderr, "gpubench: note: skipped {}\n", why);
+      continue;
+    }
+    steps.push_back(s);
+  }
+  return steps;
+}
+
 std::vector<float> random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   std::vector<float> v(std::size_t(rows * cols));
   const std::uint64_t base = mix(seed);
@@ -66,7 +121,9 @@ std::vector<float> download(const DeviceBuffer& d, std::size_t count, cudaStream
 }
 
 // Library baseline each precision is measured against.
-const char* library_for(const std::string& precision) { return precision == "tf32" ? "cublas_tf32" : "cublas"; }
+std::string library_for(const std::string& precision) {
+  return precision == "fp32" ? "cublas" : "cublas_" + precision;
+}
 
 }  // namespace
 
@@ -83,21 +140,24 @@ void check(const Options& o) {
     if (v < 1 || v > max) throw UsageError(fmt::format("{} {}: must be from 1 to {}", name, v, max));
   if (cuda_device_count() == 0) throw NoDeviceError("no CUDA device found (gemm needs an NVIDIA GPU and its driver)");
   const DeviceInfo info = open_device(o.device);
-  const double need = matrix_bytes(o) + 2.0 * double(info.l2_bytes) + (64 << 20);  // A, B, C, the L2 flush
+  const bool bf16 = any_bf16(runnable_steps(o.variants, info));
+  const double need = matrix_bytes(o) + 2.0 * double(info.l2_bytes) + (64 << 20) +  // A, B, C, the L2 flush
+                      (bf16 ? bf16_device_bytes(o) : 0.0);
   if (need > double(device_free_bytes()))
     throw UsageError(fmt::format("gemm {}x{}x{} needs {} of device memory, {} has {} free", o.m, o.n, o.k, gib(need),
                                  info.name, gib(double(device_free_bytes()))));
   const double host = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-  if (matrix_bytes(o) + 4.0 * double(o.m) * double(o.n) > 0.8 * host)
+  const double host_need = matrix_bytes(o) + 4.0 * double(o.m) * double(o.n) + (bf16 ? bf16_host_bytes(o) : 0.0);
+  if (host_need > 0.8 * host)
     throw UsageError(fmt::format("gemm {}x{}x{} needs {} of host memory, the host has {}", o.m, o.n, o.k,
-                                 gib(matrix_bytes(o) + 4.0 * double(o.m) * double(o.n)), gib(host)));
+                                 gib(host_need), gib(host)));
 }
 
 RunReport run(const Options& o) {
   check(o);
-  const std::vector<Step> steps = select_steps(o.variants);
   const int m = int(o.m), n = int(o.n), k = int(o.k);
   DeviceInfo info = open_device(o.device);
+  const std::vector<Step> steps = runnable_steps(o.variants, info);
   cudaStream_t stream;
   GPUBENCH_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream_guard(stream, [](cudaStream_t s) { cudaStreamDestroy(s); });
@@ -108,22 +168,46 @@ RunReport run(const Options& o) {
   DeviceBuffer da(a.size() * 4), db(b.size() * 4), dc(std::size_t(m) * n * 4);
   GPUBENCH_CUDA(cudaMemcpyAsync(da.get(), a.data(), a.size() * 4, cudaMemcpyHostToDevice, stream));
   GPUBENCH_CUDA(cudaMemcpyAsync(db.get(), b.data(), b.size() * 4, cudaMemcpyHostToDevice, stream));
-  const Problem p{static_cast<const float*>(da.get()), static_cast<const float*>(db.get()),
-                  static_cast<float*>(dc.get()), m, n, k};
+  Problem p{static_cast<const float*>(da.get()), static_cast<const float*>(db.get()), static_cast<float*>(dc.get()),
+            m, n, k};
   const Workspace ws{stream, blas.handle};
 
-  std::vector<float> ref;
-  if (double(m) * n * k <= kHostReferenceLimit) {
-    ref = host_reference(a, b, m, n, k);
-  } else {
+  // The reference for inputs a and b (on the device at dev_a, dev_b).
+  auto reference = [&](const std::vector<float>& ha, const std::vector<float>& hb, const void* dev_a,
+                       const void* dev_b) {
+    if (double(m) * n * k <= kHostReferenceLimit) return host_reference(ha, hb, m, n, k);
     const float one = 1.0f, zero = 0.0f;
-    cublas_check(cublasGemmEx(blas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, p.b, CUDA_R_32F, n, p.a,
+    cublas_check(cublasGemmEx(blas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_b, CUDA_R_32F, n, dev_a,
                               CUDA_R_32F, k, &zero, p.c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
                               CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx (reference)");
-    ref = download(dc, std::size_t(m) * n, stream);
-    const Verdict sampled = check_reference_samples(ref, a, b, m, n, k);
+    std::vector<float> ref = download(dc, std::size_t(m) * n, stream);
+    const Verdict sampled = check_reference_samples(ref, ha, hb, m, n, k);
     if (!sampled.ok) throw CudaError(cudaErrorUnknown, "cuBLAS reference: " + sampled.detail);
+    return ref;
+  };
+  const std::vector<float> ref = reference(a, b, p.a, p.b);
+
+  // bf16 steps multiply A and B rounded to bf16; their reference is the
+  // exact product of the rounded values, so only accumulation error is left.
+  std::vector<float> ref_bf16;
+  std::unique_ptr<DeviceBuffer> da16, db16;
+  if (any_bf16(steps)) {
+    const std::vector<float> ar = round_to_bf16(a), br = round_to_bf16(b);
+    p.lda_bf16 = padded_bf16_ld(k);
+    p.ldb_bf16 = padded_bf16_ld(n);
+    const std::vector<__nv_bfloat16> a16 = pack_bf16(ar, m, k, p.lda_bf16), b16 = pack_bf16(br, k, n, p.ldb_bf16);
+    da16 = std::make_unique<DeviceBuffer>(a16.size() * 2);
+    db16 = std::make_unique<DeviceBuffer>(b16.size() * 2);
+    GPUBENCH_CUDA(cudaMemcpyAsync(da16->get(), a16.data(), a16.size() * 2, cudaMemcpyHostToDevice, stream));
+    GPUBENCH_CUDA(cudaMemcpyAsync(db16->get(), b16.data(), b16.size() * 2, cudaMemcpyHostToDevice, stream));
+    p.a_bf16 = static_cast<const __nv_bfloat16*>(da16->get());
+    p.b_bf16 = static_cast<const __nv_bfloat16*>(db16->get());
+    DeviceBuffer dar(ar.size() * 4), dbr(br.size() * 4);
+    GPUBENCH_CUDA(cudaMemcpyAsync(dar.get(), ar.data(), ar.size() * 4, cudaMemcpyHostToDevice, stream));
+    GPUBENCH_CUDA(cudaMemcpyAsync(dbr.get(), br.data(), br.size() * 4, cudaMemcpyHostToDevice, stream));
+    ref_bf16 = reference(ar, br, dar.get(), dbr.get());
+    GPUBENCH_CUDA(cudaStreamSynchronize(stream));  // before dar and dbr go
   }
 
   GpuTimer timer(stream, o.measure.hot ? 0 : 2 * info.l2_bytes);
@@ -148,7 +232,8 @@ RunReport run(const Options& o) {
     auto poison = [&] { GPUBENCH_CUDA(cudaMemsetAsync(dc.get(), 0xff, std::size_t(m) * n * 4, stream)); };
     auto body = [&] { s.run(p, ws); };
     auto verify = [&](const char* when) {
-      const Verdict v = check_product(download(dc, std::size_t(m) * n, stream), ref, s.precision, k);
+      const Verdict v = check_product(download(dc, std::size_t(m) * n, stream),
+                                      s.precision == Precision::bf16 ? ref_bf16 : ref, s.precision, k);
       if (!v.ok && !r.error) r.error = fmt::format("{}: {}", when, v.detail);
       r.verified = r.verified && v.ok;
     };

@@ -23,6 +23,9 @@ struct Verdict {
 // - tf32 rounds each input to 11 significant bits: every product errs by
 //   about 2^-11 of itself, a random walk whose sum is about 2^-11 rms(R)
 //   whatever k is; tol = 1e-2 covers the worst of millions of elements.
+// - bf16 steps are checked against the product of the bf16-rounded inputs
+//   (each product of two bf16 values is exact in fp32), so only the fp32
+//   accumulation below is left and they get its tolerance.
 // - fp32 accumulation errs by a random walk of k roundings of the running
 //   sum, about 2^-24 sqrt(k) rms(R); tol = max(2e-4, 16 * 2^-24 * sqrt(k))
 //   leaves room for the fp32 reference's own error (2e-4 up to k of about

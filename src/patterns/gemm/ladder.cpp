@@ -28,6 +28,13 @@ std::string ladder_name(Ladder l) {
   return "?";
 }
 
-std::string precision_name(Precision p) { return p == Precision::tf32 ? "tf32" : "fp32"; }
+std::string precision_name(Precision p) {
+  switch (p) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::bf16: return "bf16";
+  }
+  return "?";
+}
 
 }  // namespace gpubench::gemm

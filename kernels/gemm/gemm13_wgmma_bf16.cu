@@ -1,0 +1,158 @@
+// wgmma-bf16 — Hopper's own tensor-core path: TMA copies, mbarriers and
+// warpgroup MMA (sm_90a), BF16 inputs, FP32 accumulation.
+// wmma_tf32 issues small synchronous 16 x 16 x 8 multiplies from registers
+// that every thread first loads from shared memory. Here one warpgroup
+// (4 warps) issues 64 x 256 x 16 multiplies that read both operands
+// straight from shared memory, asynchronously; the copy engine (TMA) brings
+// the tiles in, 128-byte swizzled so the tensor cores read them without
+// bank conflicts, and zero-fills past the matrix edge. A block of 3
+// warpgroups computes a 128 x 256 tile of C: one producer warpgroup (one
+// thread issuing copies into a 4-stage ring) and two consumers of 64 x 256
+// each, synchronized by a full and an empty mbarrier per stage. Registers
+// are moved from the producer (40 per thread) to the consumers (232),
+// which hold 128 fp32 accumulators per thread.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <string>
+
+#include "kernels/gemm/gemm_common.cuh"
+#include "kernels/gemm/sm90_instructions.cuh"
+
+namespace gpubench::gemm {
+namespace {
+
+constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
+constexpr int kThreads = 3 * 128;              // producer + 2 consumer warpgroups
+constexpr int kBoxN = 64;                      // a 128-byte swizzle row holds 64 bf16
+constexpr int kTileBytesA = kBM * kBK * 2;     // 16 KB, rows of 128 bytes
+constexpr int kTileBytesB = kBK * kBN * 2;     // 32 KB, 4 boxes of 64 k-rows x 128 bytes
+constexpr int kSharedBytes = kStages * (kTileBytesA + kTileBytesB) + 2 * kStages * 8 + 1024;  // + barriers, alignment
+
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_bf16_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, float* c,
+                      int m, int n, int k) {
+  extern __shared__ std::uint8_t raw[];
+  // The 128-byte swizzle repeats every 1024 bytes: tiles start on that boundary.
+  std::uint8_t* tiles = reinterpret_cast<std::uint8_t*>((reinterpret_cast<std::uintptr_t>(raw) + 1023) & ~std::uintptr_t(1023));
+  std::uint8_t* tiles_a = tiles;
+  std::uint8_t* tiles_b = tiles + kStages * kTileBytesA;
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tiles_b + kStages * kTileBytesB);  // copy landed
+  std::uint64_t* empty = full + kStages;                                                     // consumers done
+  const int warpgroup = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const int slabs = (k + kBK - 1) / kBK, row0 = blockIdx.y * kBM, col0 = blockIdx.x * kBN;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      sm90::mbarrier_init(&full[s], 1);
+      sm90::mbarrier_init(&empty[s], 256);  // every consumer thread arrives
+    }
+    sm90::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {  // producer
+    GPUBENCH_SM90A(asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");)
+    if (tid == 0) {
+      for (int t = 0; t < slabs; ++t) {
+        const int s = t % kStages;
+        if (t >= kStages) sm90::mbarrier_wait(&empty[s], (t / kStages + 1) & 1);  // slab t - kStages consumed
+        sm90::mbarrier_arrive_expect_bytes(&full[s], kTileBytesA + kTileBytesB);
+        sm90::tma_load_2d(tiles_a + s * kTileBytesA, &map_a, &full[s], t * kBK, row0);
+        for (int j = 0; j < kBN / kBoxN; ++j)
+          sm90::tma_load_2d(tiles_b + s * kTileBytesB + j * kBoxN * kBK * 2, &map_b, &full[s], col0 + j * kBoxN, t * kBK);
+      }
+    }
+    return;
+  }
+
+  GPUBENCH_SM90A(asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");)
+  const int consumer = warpgroup - 1;  // rows consumer * 64 .. + 63 of the block tile
+  float d[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+  for (int t = 0; t < slabs; ++t) {
+    const int s = t % kStages;
+    sm90::mbarrier_wait(&full[s], (t / kStages) & 1);
+    sm90::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      // A: K-major rows of 128 bytes, 8-row groups 1024 bytes apart; the
+      // 16-wide k step moves 32 bytes along the swizzled row.
+      const std::uint64_t da = sm90::smem_descriptor(tiles_a + s * kTileBytesA + consumer * 64 * 128 + kk * 32, 16, 1024);
+      // B: N-major, 64-column boxes 8 KB apart (leading), 8 k-rows 1024
+      // bytes apart (stride); the k step moves 16 rows.
+      const std::uint64_t db = sm90::smem_descriptor(tiles_b + s * kTileBytesB + kk * 16 * 128, kBoxN * kBK * 2, 1024);
+      sm90::wgmma_m64n256k16_bf16(d, da, db);
+    }
+    sm90::wgmma_commit();
+    sm90::wgmma_wait_all();
+    sm90::mbarrier_arrive(&empty[s]);
+  }
+
+  // Fragment layout: warp w of the warpgroup holds rows 16w..16w+15; in each
+  // 8-column group j a lane holds 2 columns of row lane/4 and of row lane/4 + 8.
+  const int warp = tid / 32, lane = tid % 32;
+  const int row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j) {
+    const int col = col0 + j * 8 + (lane % 4) * 2;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row_base + h * 8;
+      if (row >= m || col >= n) continue;
+      float* dst = c + std::int64_t(row) * n + col;
+      if (col + 1 < n && n % 2 == 0) {
+        *reinterpret_cast<float2*>(dst) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      } else {
+        dst[0] = d[4 * j + 2 * h];
+        if (col + 1 < n) dst[1] = d[4 * j + 2 * h + 1];
+      }
+    }
+  }
+}
+
+// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
+// address, so the binary needs no link against libcuda.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !f)
+      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// A row-major bf16 matrix (rows x cols, leading dimension ld) copied in
+// boxes of box_rows x 64 columns, 128-byte swizzled.
+CUtensorMap tensor_map(const __nv_bfloat16* p, int rows, int cols, int ld, int box_rows) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(ld) * 2};
+  const cuuint32_t box[2] = {cuuint32_t(kBoxN), cuuint32_t(box_rows)}, element_strides[2] = {1, 1};
+  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(p), dims,
+                                    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
+  return map;
+}
+
+void run(const Problem& p, const Workspace& ws) {
+  static const cudaError_t raised =
+      cudaFuncSetAttribute(wgmma_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  GPUBENCH_CUDA(raised);
+  const CUtensorMap map_a = tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
+  const CUtensorMap map_b = tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
+  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
+  wgmma_bf16_kernel<<<grid, kThreads, kSharedBytes, ws.stream>>>(map_a, map_b, p.c, p.m, p.n, p.k);
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+}  // namespace
+}  // namespace gpubench::gemm
+
+GPUBENCH_GEMM_STEP_DYN(wgmma_bf16, Ladder::tensor_core, Precision::bf16,
+                       "Hopper wgmma + TMA: BF16 64x256x16, 128x256x64 block tile, 4 stages, producer/consumers",
+                       run, wgmma_bf16_kernel, kSharedBytes, 90)
