@@ -22,6 +22,8 @@
 #include "src/patterns/gemm/ladder.hpp"
 #include "src/patterns/reduce/ladder.hpp"
 #include "src/patterns/reduce/reduce_bench.hpp"
+#include "src/patterns/scan/ladder.hpp"
+#include "src/patterns/scan/scan_bench.hpp"
 #include "src/report/csv_report.hpp"
 #include "src/report/json_report.hpp"
 #include "src/report/output_file.hpp"
@@ -30,7 +32,7 @@
 namespace gpubench {
 namespace {
 
-const std::vector<std::string> kPatterns = {"reduce", "gemm"};
+const std::vector<std::string> kPatterns = {"reduce", "gemm", "scan"};
 
 struct OutputArgs {
   std::string json_path, csv_path;
@@ -98,6 +100,40 @@ void add_gemm(CLI::App& app, GemmArgs& a) {
   cmd->add_option("--n", a.n, "Columns of B and C")->capture_default_str();
   cmd->add_option("--k", a.k, "Columns of A, rows of B")->capture_default_str();
   add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
+}
+
+struct ScanArgs {
+  scan::Options opts;
+  std::string n = "2^28", dtype = "int32", kind = "inclusive";
+  OutputArgs out;
+};
+
+void add_scan(CLI::App& app, ScanArgs& a) {
+  auto* cmd = app.add_subcommand("scan", "Run the prefix-sum ladder (Kogge-Stone ... decoupled look-back, cub, cpu)");
+  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list scan')")
+      ->capture_default_str();
+  cmd->add_option("-n,--n", a.n, "Elements to scan: 4194304, 4M, 2^22, a comma-separated list, or 2^16:2^30")
+      ->capture_default_str();
+  cmd->add_option("--dtype", a.dtype, "Element type")
+      ->check(CLI::IsMember(reduce::dtype_names()))
+      ->capture_default_str();
+  cmd->add_option("--kind", a.kind, "inclusive (out[i] includes in[i]) or exclusive")
+      ->check(CLI::IsMember(scan::kind_names()))
+      ->capture_default_str();
+  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
+}
+
+std::vector<PlannedRun> plan_scan(ScanArgs& a) {
+  std::vector<std::int64_t> sizes;
+  try {
+    sizes = parse_size_list(a.n);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--n: ") + e.what());
+  }
+  a.opts.dtype = reduce::dtype_named(a.dtype);
+  a.opts.kind = scan::kind_named(a.kind);
+  scan::select_steps(a.opts.variants);  // unknown names fail before any work
+  return scan::plan_sizes(a.opts, sizes);
 }
 
 // One run per m x n x k; each flag takes a size, a list or a sweep.
@@ -199,6 +235,11 @@ int run_list(const std::string& pattern, std::ostream& out) {
     for (const auto& s : gemm::ladder())
       out << fmt::format("  {:<18}  {:<11}  {}\n", s.name, gemm::ladder_name(s.ladder), s.summary);
   }
+  if (pattern.empty() || pattern == "scan") {
+    out << "scan: prefix sum (inclusive or exclusive) of n elements\n";
+    for (const auto& s : scan::ladder())
+      out << fmt::format("  {:<26}  {:<11}  {}\n", s.name, scan::ladder_name(s.ladder), s.summary);
+  }
   return kExitOk;
 }
 
@@ -229,6 +270,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_reduce(app, reduce_args);
   GemmArgs gemm_args;
   add_gemm(app, gemm_args);
+  ScanArgs scan_args;
+  add_scan(app, scan_args);
   std::string list_pattern;
   app.add_subcommand("list", "List patterns and their ladder steps")
       ->add_option("pattern", list_pattern, "Only this pattern");
@@ -273,6 +316,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     const std::string cmd = app.get_subcommands().front()->get_name();
     if (cmd == "reduce") return run_and_report(plan_reduce(reduce_args), reduce_args.out, std::nullopt, progress, out, err);
     if (cmd == "gemm") return run_and_report(plan_gemm(gemm_args), gemm_args.out, std::nullopt, progress, out, err);
+    if (cmd == "scan") return run_and_report(plan_scan(scan_args), scan_args.out, std::nullopt, progress, out, err);
     if (cmd == "run") {
       const nlohmann::json doc = config::load_json_file(config_path);
       std::vector<PlannedRun> runs;

@@ -36,6 +36,7 @@ json to_json(const BenchResult& r) {
           {"pct_of_peak", optional_json(r.pct_of_peak)},
           {"pct_of_copy", optional_json(r.pct_of_copy)},
           {"gflops", optional_json(r.gflops)},
+          {"adds_per_element", optional_json(r.adds_per_element)},
           {"pct_of_library", optional_json(r.pct_of_library)},
           {"pct_of_fp32_peak", optional_json(r.pct_of_fp32_peak)},
           {"resources", r.resources},
@@ -102,7 +103,8 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.pct_of_copy = optional_field<double>(j, "pct_of_copy", where);
   // Fields added after the first results were written: absent means null.
   for (auto [key, dst] : {std::pair{"gflops", &r.gflops}, std::pair{"pct_of_library", &r.pct_of_library},
-                          std::pair{"pct_of_fp32_peak", &r.pct_of_fp32_peak}})
+                          std::pair{"pct_of_fp32_peak", &r.pct_of_fp32_peak},
+                          std::pair{"adds_per_element", &r.adds_per_element}})
     if (j.contains(key)) *dst = optional_field<double>(j, key, where);
   if (j.contains("resources")) r.resources = j.at("resources");
   r.verified = field<bool>(j, "verified", where);

@@ -13,7 +13,7 @@
 namespace gpubench {
 
 struct BenchResult {
-  std::string pattern;  // "reduce"
+  std::string pattern;  // "reduce", "gemm", "scan"
   std::string variant;  // "reduce3"
   std::string ladder;   // "slides", "modern", "course", "baseline"
   std::string summary;  // what the step changes
@@ -23,7 +23,7 @@ struct BenchResult {
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
   std::vector<double> samples_ms;
   Stats stats;
-  double bytes = 0;  // bytes that must move: the input, read once
+  double bytes = 0;  // bytes that must move: reduce reads the input once, scan also writes as much
   double gbps = 0;   // bytes / median time
   std::optional<double> pct_of_peak;  // of the theoretical DRAM bandwidth (device rows)
   std::optional<double> pct_of_copy;  // of the measured copy bandwidth (device rows)
@@ -31,6 +31,7 @@ struct BenchResult {
   std::optional<double> pct_of_library;    // of the library baseline in the same precision (gemm)
   std::optional<double> pct_of_fp32_peak;  // of the GPU's FP32 CUDA-core peak (gemm)
   nlohmann::json resources;                // registers, shared_bytes, local_bytes of the main kernel, or null
+  std::optional<double> adds_per_element;  // operator applications per element the algorithm does (scan)
   bool verified = false;
   std::optional<std::string> error;  // why verification failed or the run broke
   bool hot = false;                  // the L2 was left warm between samples (--hot)

@@ -24,7 +24,15 @@ const Layout kArithmetic = {{"variant", "step", "prec", "median", "TFLOP/s", "% 
                             {true, true, true, false, false, false, false, false, false, false, false, false, false,
                              false}};
 
-bool arithmetic(const RunReport& report, std::size_t i) { return report.results[i].gflops.has_value(); }
+const Layout kScan = {
+    {"variant", "step", "median", "GB/s", "% peak", "% copy", "adds/elem", "step x", "total x", "noise", "check"},
+    {true, true, false, false, false, false, false, false, false, false, false}};
+
+const Layout& layout_of(const RunReport& report, std::size_t i) {
+  const BenchResult& r = report.results[i];
+  if (r.gflops) return kArithmetic;
+  return r.pattern == "scan" ? kScan : kBandwidth;
+}
 
 std::string opt_fmt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : "-";
@@ -49,6 +57,10 @@ std::vector<Cells> rows(const RunReport& report, std::size_t begin, std::size_t 
       out.push_back({r.variant, r.summary, r.precision, median, fmt::format("{:.2f}", *r.gflops / 1000),
                      opt_fmt(r.pct_of_library, "{:.1f}%"), opt_fmt(r.pct_of_fp32_peak, "{:.1f}%"), step, total,
                      resource(r, "registers"), resource(r, "shared_bytes"), resource(r, "local_bytes"), noise, check});
+    } else if (r.pattern == "scan") {
+      out.push_back({r.variant, r.summary, median, timed ? fmt::format("{:.1f}", r.gbps) : "-",
+                     opt_fmt(r.pct_of_peak, "{:.1f}%"), opt_fmt(r.pct_of_copy, "{:.1f}%"),
+                     opt_fmt(r.adds_per_element, "{:.2f}"), step, total, noise, check});
     } else {
       out.push_back({r.variant, r.summary, median, timed ? fmt::format("{:.1f}", r.gbps) : "-",
                      opt_fmt(r.pct_of_peak, "{:.1f}%"), opt_fmt(r.pct_of_copy, "{:.1f}%"), step, total, noise, check});
@@ -99,7 +111,7 @@ std::string format_table(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const Layout& l = arithmetic(report, begin) ? kArithmetic : kBandwidth;
+    const Layout& l = layout_of(report, begin);
     out += "\n" + params_line(report, begin) + "\n" + text_columns(l.header, rows(report, begin, end), l.left, true);
   });
   return out + failures(report);
@@ -109,7 +121,7 @@ std::string format_markdown(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const Layout& l = arithmetic(report, begin) ? kArithmetic : kBandwidth;
+    const Layout& l = layout_of(report, begin);
     out += "\n" + params_line(report, begin) + "\n\n" + markdown_columns(l.header, rows(report, begin, end), l.left);
   });
   return out + failures(report);

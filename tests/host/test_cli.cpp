@@ -68,8 +68,12 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
   expect_usage_error({"gemm", "--m", "0"}, "--m: size '0'");
   expect_usage_error({"gemm", "--variant", "warp9"}, "unknown gemm variant 'warp9'");
-  expect_usage_error({"list", "scan"}, "valid: reduce, gemm");
-  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, list, info, run, compare");
+  expect_usage_error({"scan", "--variant", "blelloch"}, "unknown scan variant 'blelloch'");
+  expect_usage_error({"scan", "--kind", "both"}, "--kind");
+  expect_usage_error({"scan", "--n", "0"}, "at least 1");
+  expect_usage_error({"scan", "--variant", "cpu", "--n", "2^40"}, "host memory");
+  expect_usage_error({"list", "sort"}, "valid: reduce, gemm, scan");
+  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
 }
 

@@ -1,0 +1,99 @@
+// decoupled-lookback — the single-pass scan of Merrill & Garland (2016), the
+// algorithm inside CUB. A block publishes its tile's own sum as soon as it
+// has it, then one warp looks back over up to 32 predecessors at a time:
+// each lane takes one tile, waits until that tile has published anything,
+// and the warp adds the sums back to the nearest tile that already knows
+// its full prefix. Blocks no longer wait for the whole chain to arrive one
+// link at a time, so the scan runs at the speed of one read and one write.
+#include "kernels/scan/tile_status.cuh"
+
+namespace gpubench::scan {
+namespace {
+
+constexpr int kThreads = 512, kItems = 8, kTile = kThreads * kItems;
+
+// Warp 0 of tile `tile` (> 0): the sum of all tiles before it.
+template <class T, class Op>
+__device__ T look_back(const TileStatus<T>& status, int tile) {
+  const int lane = threadIdx.x % 32;
+  T before = Op::template identity<T>();
+  for (int last = tile - 1;; last -= 32) {
+    // Lane 31 takes the nearest tile of the window; lanes before tile 0
+    // stand for an empty prefix.
+    const int idx = last - 31 + lane;
+    int flag = kTilePrefix;
+    T value = Op::template identity<T>();
+    if (idx >= 0) {
+      flag = status.wait(idx);
+      value = status.value(idx, flag);
+    }
+    const unsigned prefixes = __ballot_sync(0xffffffffu, flag == kTilePrefix);
+    const int stop = prefixes ? 31 - __clz(prefixes) : 0;  // nearest lane with a full prefix
+    const T window = warp_inclusive<T, Op>(lane >= stop ? value : Op::template identity<T>());
+    before = Op()(__shfl_sync(0xffffffffu, window, 31), before);
+    if (prefixes) return before;
+  }
+}
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads) lookback_kernel(const T* in, T* out, std::int64_t n, bool exclusive,
+                                                            TileStatus<T> status) {
+  using Tile = StagedTile<T, Op, kThreads, kItems>;
+  __shared__ T s[Tile::kSharedElements];
+  __shared__ T warp_sums[kThreads / 32];
+  __shared__ int tile_slot;
+  __shared__ T tile_prefix;
+  const int tile = take_ticket(status.ticket, &tile_slot);
+  const std::int64_t base = std::int64_t(tile) * kTile;
+  const int count = int(std::min<std::int64_t>(kTile, n - base));
+  T v[kItems];
+  Tile::load(in + base, count, s, v);
+  T tile_total;
+  const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
+  if (threadIdx.x < 32) {
+    T before = Op::template identity<T>();
+    if (tile == 0) {
+      if (threadIdx.x == 0) status.publish(0, tile_total, kTilePrefix);
+    } else {
+      if (threadIdx.x == 0) status.publish(tile, tile_total, kTileAggregate);
+      before = look_back<T, Op>(status, tile);
+      if (threadIdx.x == 0) status.publish(tile, Op()(before, tile_total), kTilePrefix);
+    }
+    if (threadIdx.x == 0) tile_prefix = before;
+  }
+  __syncthreads();
+  Tile::apply(v, Op()(tile_prefix, prefix), exclusive);
+  Tile::store(out + base, count, s, v);
+}
+
+struct DecoupledLookback {
+  static std::int64_t tiles(std::int64_t n) { return (n + kTile - 1) / kTile; }
+
+  template <class T>
+  static std::size_t scratch_bytes(const Problem& p) {
+    return TileStatus<T>::bytes(tiles(p.n));
+  }
+
+  template <class T>
+  static void run(const Problem& p, const Workspace& ws) {
+    const auto status = TileStatus<T>::at(ws.scratch, tiles(p.n));
+    status.reset(tiles(p.n), ws.stream);
+    lookback_kernel<T, Sum><<<unsigned(tiles(p.n)), kThreads, 0, ws.stream>>>(
+        static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);
+    GPUBENCH_CHECK_LAUNCH();
+  }
+
+  // As single_pass_chained, plus the look-back window's warp scan per tile
+  // (one window when predecessors are ahead, as they mostly are).
+  static double adds_per_element(std::int64_t) {
+    return (kThreads * (kItems - 1) + (kThreads / 32 + 1) * kogge_stone_adds(32) + 2 * kThreads +
+            kThreads * kItems + kogge_stone_adds(32) + 2) /
+           double(kTile);
+  }
+};
+
+}  // namespace
+}  // namespace gpubench::scan
+
+GPUBENCH_SCAN_STEP(decoupled_lookback, DecoupledLookback, Ladder::single_pass,
+                   "one kernel: publish the tile sum, warp-wide look-back over predecessors (Merrill & Garland)")

@@ -1,0 +1,35 @@
+// Host side of the scan benchmark: the seeded input, the check of a
+// device's output against a prefix sum computed in higher precision, and
+// the multi-threaded CPU scan (the `cpu` step).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/scan/scan_step.hpp"
+
+namespace gpubench::scan {
+
+// n seeded random values: int32 from [-1000, 1000); floats multiples of 1/8
+// from [-4, 4). Every partial sum of such floats is exact in float32 while
+// it stays below 2^21 in magnitude, and in float64 below 2^50, whatever the
+// order of the additions; a random walk of 2^31 of them stays far below.
+void fill_input(void* dst, std::int64_t n, DType dtype, std::uint64_t seed);
+
+struct Verdict {
+  bool ok = false;
+  std::string detail;
+};
+
+// Checks out against the inclusive or exclusive prefix sums of in, computed
+// on every host thread: int32 exactly (wrapping, as the GPU's adds do);
+// floats in long double, within 16 units in the last place (of the type) of
+// the largest partial sum so far, which only matters past the exact range
+// above. NaN (the poison of an unwritten float) fails.
+Verdict verify_scan(const void* in, const void* out, std::int64_t n, DType dtype, Kind kind);
+
+// The CPU baseline: every thread sums its chunk, the chunk sums are scanned,
+// every thread scans its chunk from its prefix (2 additions per element).
+void cpu_scan(const void* in, void* out, std::int64_t n, DType dtype, Kind kind);
+
+}  // namespace gpubench::scan
