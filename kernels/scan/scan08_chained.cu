@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kThreads) chained_kernel(const T* in, T* out, 
   const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
   if (threadIdx.x == 0) {
     T before = Op::template identity<T>();
-    if (tile > 0) before = status.value(tile - 1, status.wait(tile - 1));
+    if (tile > 0) before = status.wait(tile - 1).value;
     status.publish(tile, Op()(before, tile_total), kTilePrefix);
     tile_prefix = before;
   }
