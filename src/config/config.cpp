@@ -9,6 +9,7 @@
 #include "src/detail/errors.hpp"
 #include "src/patterns/gemm/gemm_bench.hpp"
 #include "src/patterns/reduce/reduce_config.hpp"
+#include "src/patterns/scan/scan_bench.hpp"
 
 namespace gpubench::config {
 namespace {
@@ -17,7 +18,8 @@ using Planner = std::vector<PlannedRun> (*)(const Benchmark&);
 
 const std::map<std::string, Planner>& planners() {
   static const std::map<std::string, Planner> p = {{"gemm", &gemm::plan_from_config},
-                                                    {"reduce", &reduce::plan_from_config}};
+                                                    {"reduce", &reduce::plan_from_config},
+                                                    {"scan", &scan::plan_from_config}};
   return p;
 }
 

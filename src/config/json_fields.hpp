@@ -50,6 +50,17 @@ std::vector<std::int64_t> sizes(const Item& item);
 std::string one_of(const Item& item, const std::vector<std::string>& valid);
 std::int64_t integer(const Item& item, std::int64_t min, std::int64_t max);
 
+// The values of one param of b: each item parsed by `parse` (which returns
+// a vector), or {fallback} when the param is absent.
+template <class T, class Parse>
+std::vector<T> param_values(const Benchmark& b, const char* key, T fallback, Parse parse) {
+  if (!b.params.contains(key)) return {fallback};
+  std::vector<T> out;
+  for (const Item& item : as_list(b.params.at(key), b.param_path(key)))
+    for (const T& v : parse(item)) out.push_back(v);
+  return out;
+}
+
 // "variants": "all", "a,b" or ["a", "b"], joined with commas as --variant
 // takes them and checked by `validate` (which throws UsageError).
 std::string variant_list(const json& v, const std::string& path,

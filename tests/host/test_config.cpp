@@ -52,7 +52,7 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
       {R"({"benchmarks": [{"pattern": "reduce", "variants": ["reduce0", "reduce99"]}]})",
        "benchmarks[0].variants: unknown reduce variant 'reduce99'"},
       {R"({"benchmarks": [{"pattern": "reduce", "variants": 7}]})", "benchmarks[0].variants: expected"},
-      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of gemm, reduce, got "sort")"},
+      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of gemm, reduce, scan, got "sort")"},
       {R"({"benchmarks": [{"variants": "all"}]})", "benchmarks[0].pattern: missing"},
       {R"({"benchmarks": []})", "benchmarks: expected a non-empty list, got []"},
       {R"({"benchmark": []})", "benchmark: unknown key"},
@@ -100,4 +100,17 @@ TEST_CASE("gemm entries expand m x n x k and name bad dimensions") {
                     Catch::StartsWith("benchmarks[0].params.dtype: unknown key (valid: m, n, k, seed, device)"));
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "variants": "warp9"}]})")),
                     Catch::StartsWith("benchmarks[0].variants: unknown gemm variant 'warp9'"));
+}
+
+TEST_CASE("scan entries expand n x dtype x kind and name bad values") {
+  const auto d = descriptions(json::parse(R"({"benchmarks": [
+      {"pattern": "scan", "variants": "decoupled_lookback,cub",
+       "params": {"n": "2^24,2^28", "dtype": ["int32", "float32"], "kind": "exclusive"}}]})"));
+  REQUIRE(d.size() == 4);
+  CHECK(d[0] == "scan n=16777216 dtype=int32 kind=exclusive variants=decoupled_lookback,cub");
+  CHECK(d[3] == "scan n=268435456 dtype=float32 kind=exclusive variants=decoupled_lookback,cub");
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "scan", "params": {"kind": "both"}}]})")),
+                    Catch::StartsWith(R"(benchmarks[0].params.kind: expected one of inclusive, exclusive, got "both")"));
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "scan", "params": {"op": "max"}}]})")),
+                    Catch::StartsWith("benchmarks[0].params.op: unknown key (valid: n, dtype, kind, seed, device)"));
 }

@@ -6,24 +6,8 @@
 #include "src/patterns/reduce/ladder.hpp"
 
 namespace gpubench::reduce {
-namespace {
-
 using config::Item;
-using nlohmann::json;
-
-
-// The values of one param: its items parsed by `parse`, or the default.
-template <class T, class Parse>
-std::vector<T> values(const config::Benchmark& b, const char* key, T fallback, Parse parse) {
-  if (!b.params.contains(key)) return {fallback};
-  std::vector<T> out;
-  for (const Item& item : config::as_list(b.params.at(key), b.param_path(key))) {
-    for (const T& v : parse(item)) out.push_back(v);
-  }
-  return out;
-}
-
-}  // namespace
+using config::param_values;
 
 std::string describe(const Options& o) {
   return fmt::format("reduce n={} dtype={} op={} block={} variants={}", o.n, to_string(o.dtype), to_string(o.op),
@@ -47,14 +31,14 @@ std::vector<PlannedRun> plan_from_config(const config::Benchmark& b) {
     select_steps(names);
   });
   base.measure = b.measure;
-  const auto ns = values<std::int64_t>(b, "n", base.n, [](const Item& i) { return config::sizes(i); });
-  const auto dtypes = values<DType>(b, "dtype", base.dtype, [](const Item& i) {
+  const auto ns = param_values<std::int64_t>(b, "n", base.n, [](const Item& i) { return config::sizes(i); });
+  const auto dtypes = param_values<DType>(b, "dtype", base.dtype, [](const Item& i) {
     return std::vector<DType>{dtype_named(config::one_of(i, dtype_names()))};
   });
-  const auto ops = values<Op>(b, "op", base.op, [](const Item& i) {
+  const auto ops = param_values<Op>(b, "op", base.op, [](const Item& i) {
     return std::vector<Op>{op_named(config::one_of(i, op_names()))};
   });
-  const auto blocks = values<int>(b, "block", base.block, [](const Item& i) {
+  const auto blocks = param_values<int>(b, "block", base.block, [](const Item& i) {
     const auto v = int(config::integer(i, 32, 1024));
     if (v & (v - 1)) config::fail_got(i.path, "a power of two from 32 to 1024", *i.value);
     return std::vector<int>{v};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/scan/scan_step.hpp"
+#include "src/config/json_fields.hpp"
 #include "src/detail/measure.hpp"
 #include "src/patterns/planned_run.hpp"
 #include "src/report/result.hpp"
@@ -40,5 +41,10 @@ std::string describe(const Options& o);
 
 // One run per size, the other options from base.
 std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::int64_t>& sizes);
+
+// The "scan" entries of a benchmark config (scan_config.cpp): one run per
+// element of n x dtype x kind (each a value or a list; n also takes sweeps).
+// Params: n (default 2^28), dtype, kind, seed, device.
+std::vector<PlannedRun> plan_from_config(const config::Benchmark& b);
 
 }  // namespace gpubench::scan
