@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what gpubench needs to build, from Debian's packages, when missing.
+# Installs what gpubench needs to build and test, from Debian's packages, when missing.
 # The CUDA toolkit (nvcc, CUB, cuBLAS) must already be installed.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2 python3 python3-matplotlib)
+pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2 python3 python3-matplotlib
+      libopenblas0-pthread)  # OpenBLAS: the gemm `cpu` baseline, loaded at run time
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -51,7 +51,7 @@ const Step& step_cublas_tf32() {
 
 const Step& step_cublas_bf16() {
   static const Step step{"cublas_bf16", Ladder::baseline, "cuBLAS on BF16 inputs, FP32 accumulation", Precision::bf16,
-                         &run_bf16, nullptr};
+                         &run_bf16, nullptr, 0, /*min_cc: BF16 tensor cores from Ampere on*/ 80};
   return step;
 }
 

@@ -20,7 +20,7 @@ constexpr int kWM = 64, kWN = 64;
 constexpr int kLaneRows = 4, kLaneCols = 32 / kLaneRows;       // lanes of a warp as 4 x 8
 constexpr int kTM = kWM / kLaneRows, kTN = kWN / kLaneCols;    // 16 x 8 per thread
 constexpr int kThreads = (kBM / kWM) * (kBN / kWN) * 32;       // 256
-constexpr int kLdA = kBM + 4;                                   // 4 x 132 = 16 mod 32 banks: conflict-free copies
+constexpr int kLdA = kBM + 4;  // 132 = 4 mod 32: a warp's 8 k-rows x 4 rows of copies cover all 32 banks
 constexpr int kStageFloats = kBK * (kLdA + kBN);
 constexpr int kSharedBytes = kStages * kStageFloats * 4;       // 49664: dynamic, past the 48 KB static limit
 static_assert(kBM * kBK % kThreads == 0 && kBK * kBN % (4 * kThreads) == 0);

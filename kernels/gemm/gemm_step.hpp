@@ -61,6 +61,12 @@ struct Step {
   // Nonzero: the step's code is built for this compute capability only
   // (e.g. 90 for sm_90a's wgmma) and runs on no other GPU.
   int only_cc = 0;
+  // The lowest compute capability the step runs on (e.g. 80 for bf16 in cuBLAS).
+  int min_cc = 0;
+  // The step runs on the host, with host pointers in its Problem.
+  bool on_host = false;
+  // When set and it returns non-null, the step cannot run here, and why.
+  const char* (*unavailable)() = nullptr;
 };
 
 }  // namespace gpubench::gemm

@@ -7,31 +7,29 @@
 namespace gpubench::scan {
 namespace {
 
+// One call of CUB's scan; with scratch == nullptr it only sets bytes.
 template <class T>
-std::size_t cub_bytes(const Problem& p, void* scratch, const T* in, T* out, cudaStream_t stream) {
-  std::size_t bytes = 0;
+void cub_scan(const Problem& p, void* scratch, std::size_t& bytes, cudaStream_t stream) {
+  const auto* in = static_cast<const T*>(p.in);
+  auto* out = static_cast<T*>(p.out);
   if (p.kind == Kind::exclusive)
     GPUBENCH_CUDA(cub::DeviceScan::ExclusiveSum(scratch, bytes, in, out, p.n, stream));
   else
     GPUBENCH_CUDA(cub::DeviceScan::InclusiveSum(scratch, bytes, in, out, p.n, stream));
-  return bytes;
 }
 
 struct CubScan {
   template <class T>
   static std::size_t scratch_bytes(const Problem& p) {
-    return std::max<std::size_t>(1, cub_bytes<T>(p, nullptr, nullptr, nullptr, nullptr));
+    std::size_t bytes = 0;
+    cub_scan<T>(p, nullptr, bytes, nullptr);
+    return std::max<std::size_t>(1, bytes);
   }
 
   template <class T>
   static void run(const Problem& p, const Workspace& ws) {
     std::size_t bytes = scratch_bytes<T>(p);
-    const auto* in = static_cast<const T*>(p.in);
-    auto* out = static_cast<T*>(p.out);
-    if (p.kind == Kind::exclusive)
-      GPUBENCH_CUDA(cub::DeviceScan::ExclusiveSum(ws.scratch, bytes, in, out, p.n, ws.stream));
-    else
-      GPUBENCH_CUDA(cub::DeviceScan::InclusiveSum(ws.scratch, bytes, in, out, p.n, ws.stream));
+    cub_scan<T>(p, ws.scratch, bytes, ws.stream);
     GPUBENCH_CHECK_LAUNCH();
   }
 };

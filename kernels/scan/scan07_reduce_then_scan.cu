@@ -4,7 +4,9 @@
 // tile again from the input, starting from its tile's prefix, and writes the
 // output once. The input is read twice, the output written once, where the
 // segmented scheme reads and writes the output a second time to add the
-// tile prefixes.
+// tile prefixes. The reduce pass lets each thread sum a strided set of the
+// tile's elements (coalesced), so it assumes a commutative operator, as sum
+// is.
 #include "kernels/scan/warp_shuffle_tile.cuh"
 
 namespace gpubench::scan {

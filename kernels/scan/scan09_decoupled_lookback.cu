@@ -68,16 +68,15 @@ __global__ void __launch_bounds__(kThreads) lookback_kernel(const T* in, T* out,
 
 // Large tiles (256 threads x 128 bytes each) keep more bytes in flight per
 // look-back; on the H200 they beat 512 x 8 and smaller tiles.
-struct DecoupledLookback {
-  static constexpr int kThreads = 256;
-  template <class T>
-  static constexpr int kItems = 128 / sizeof(T);
-  template <class T>
-  static constexpr int kTile = kThreads * kItems<T>;
+constexpr int kLookbackThreads = 256;
+template <class T>
+constexpr int kLookbackItems = 128 / sizeof(T);
 
+struct DecoupledLookback {
   template <class T>
   static std::int64_t tiles(std::int64_t n) {
-    return (n + kTile<T> - 1) / kTile<T>;
+    constexpr std::int64_t tile = kLookbackThreads * kLookbackItems<T>;
+    return (n + tile - 1) / tile;
   }
 
   template <class T>
@@ -89,8 +88,9 @@ struct DecoupledLookback {
   static void run(const Problem& p, const Workspace& ws) {
     const auto status = TileStatus<T>::at(ws.scratch, tiles<T>(p.n));
     status.reset(tiles<T>(p.n), ws.stream);
-    lookback_kernel<T, Sum, kThreads, kItems<T>><<<unsigned(tiles<T>(p.n)), kThreads, 0, ws.stream>>>(
-        static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);
+    lookback_kernel<T, Sum, kLookbackThreads, kLookbackItems<T>>
+        <<<unsigned(tiles<T>(p.n)), kLookbackThreads, 0, ws.stream>>>(
+            static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);
     GPUBENCH_CHECK_LAUNCH();
   }
 
@@ -98,10 +98,10 @@ struct DecoupledLookback {
   // (one window when predecessors are ahead, as they mostly are); counted
   // for 4-byte elements (32 per thread).
   static double adds_per_element(std::int64_t) {
-    constexpr int kItems = 32, kTile = kThreads * kItems;
-    return (kThreads * (kItems - 1) + (kThreads / 32 + 1) * kogge_stone_adds(32) + 2 * kThreads +
-            kThreads * kItems + kogge_stone_adds(32) + 2) /
-           double(kTile);
+    constexpr int threads = kLookbackThreads, items = kLookbackItems<int>;
+    return (threads * (items - 1) + (threads / 32 + 1) * kogge_stone_adds(32) + 2 * threads + threads * items +
+            kogge_stone_adds(32) + 2) /
+           double(threads * items);
   }
 };
 

@@ -23,9 +23,10 @@ struct Sum {
 
 constexpr std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-// Shared-memory index with one pad word every 32: a thread reading its own
-// run of consecutive elements (thread t at t * items + j) hits a different
-// bank from every other lane of its warp for items of 8 or 16 words.
+// Shared-memory index with one pad element every 32: for 4-byte elements, a
+// thread reading its own run of consecutive elements (thread t at
+// t * items + j) hits a different bank from every other lane of its warp for
+// 8, 16 or 32 items (8-byte elements still meet 2-way).
 __host__ __device__ constexpr int padded(int i) { return i + i / 32; }
 
 // Kogge-Stone's operator count on `width` (a power of two) elements: step d
@@ -123,8 +124,7 @@ struct StagedTile {
   }
 };
 
-// Registers IMPL (a struct with template <class T> scratch_bytes and run,
-// and adds_per_element) as step NAME for every element type.
+// Dispatch from a Problem's dtype to an implementation's templates.
 template <class Impl>
 std::size_t scratch_dispatch(const Problem& p) {
   return visit_dtype(p.dtype, [&](auto tag) { return Impl::template scratch_bytes<typename decltype(tag)::type>(p); });
@@ -137,6 +137,8 @@ void run_dispatch(const Problem& p, const Workspace& ws) {
 
 }  // namespace gpubench::scan
 
+// Registers IMPL (a struct with template <class T> scratch_bytes and run,
+// and adds_per_element) as step NAME for every element type.
 #define GPUBENCH_SCAN_STEP(NAME, IMPL, LADDER, SUMMARY)                                                   \
   namespace gpubench::scan {                                                                             \
   const Step& step_##NAME() {                                                                            \

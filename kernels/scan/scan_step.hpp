@@ -3,7 +3,8 @@
 // A step leaves in out[i] the sum of in[0..i] (inclusive) or of in[0..i)
 // (exclusive, out[0] = 0) for every i < n, and knows nothing else about the
 // run. Sum is the operator; the kernels are written against an associative
-// operator with an identity (scan_common.cuh), so another one is a type away.
+// operator with an identity (scan_common.cuh), so another one is a type away
+// (reduce_then_scan's reduce pass also needs it to commute).
 #pragma once
 
 #include <cstddef>

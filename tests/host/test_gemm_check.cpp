@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "src/patterns/gemm/gemm_check.hpp"
+#include "src/patterns/gemm/openblas.hpp"
 
 using namespace gpubench::gemm;
 
@@ -52,4 +54,17 @@ TEST_CASE("a reference from elsewhere is checked at sampled elements") {
   CHECK(check_reference_samples(ref, a, b, m, n, k).ok);
   for (float& v : ref) v += 1.0f;  // every element wrong
   CHECK_FALSE(check_reference_samples(ref, a, b, m, n, k).ok);
+}
+
+TEST_CASE("the OpenBLAS cpu baseline loads and multiplies correctly", "[gemm]") {
+  // scripts/setup.sh installs libopenblas0-pthread, so it must be here.
+  REQUIRE(gpubench::gemm::openblas::unavailable() == nullptr);
+  for (auto [m, n, k] : {std::tuple{1, 1, 1}, std::tuple{127, 513, 65}, std::tuple{64, 48, 300}}) {
+    std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n, 0.0f);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 13) - 6) / 4;
+    gpubench::gemm::openblas::sgemm(a.data(), b.data(), c.data(), m, n, k);
+    INFO(m << "x" << n << "x" << k);
+    CHECK(check_product(c, host_reference(a, b, m, n, k), Precision::fp32, k).ok);
+  }
 }

@@ -41,7 +41,7 @@ def main(nvcc, source_dir, arch):
                 if int(stack) or int(stores) or int(loads):
                     failures.append(f"{os.path.basename(f)}: {name}: {stack} bytes stack, {stores} bytes spill "
                                     f"stores, {loads} bytes spill loads")
-    print(f"{kernels} kernels in {len(files)} files checked for sm_{arch}")
+    print(f"{kernels} kernels in {len(files)} files checked for sm_{arch} (sm_90a where the file needs it)")
     if kernels == 0:
         sys.exit("the compiler's resource report listed no kernels: check the nvcc flags")
     if failures:

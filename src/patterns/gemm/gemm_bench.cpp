@@ -1,6 +1,8 @@
 #include "src/patterns/gemm/gemm_bench.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
 #include <climits>
 #include <tuple>
 #include <memory>
@@ -84,22 +86,32 @@ std::vector<__nv_bfloat16> pack_bf16(const std::vector<float>& v, std::int64_t r
   return out;
 }
 
-// The steps of `variants` that can run on `info`. A step built for one
-// compute capability only is an error when named and left out (with a note)
-// from "all".
-std::vector<Step> runnable_steps(const std::string& variants, const DeviceInfo& info) {
+// Why step s cannot run here, or an empty string.
+std::string why_not(const Step& s, const DeviceInfo& info) {
+  const int cc = info.cc_major * 10 + info.cc_minor;
+  if (s.only_cc && s.only_cc != cc)
+    return fmt::format("gemm variant {} runs only on compute capability {}.{} GPUs; {} is {}.{}", s.name,
+                       s.only_cc / 10, s.only_cc % 10, info.name, info.cc_major, info.cc_minor);
+  if (cc < s.min_cc)
+    return fmt::format("gemm variant {} needs compute capability {}.{} or later; {} is {}.{}", s.name,
+                       s.min_cc / 10, s.min_cc % 10, info.name, info.cc_major, info.cc_minor);
+  if (s.unavailable && s.unavailable()) return fmt::format("gemm variant {}: {}", s.name, s.unavailable());
+  return "";
+}
+
+// The steps of `variants` that can run here. One that cannot is an error
+// when named and left out of "all"; `skipped` gets why.
+std::vector<Step> runnable_steps(const std::string& variants, const DeviceInfo& info,
+                                 std::vector<std::string>* skipped = nullptr) {
   std::vector<Step> steps;
   for (const Step& s : select_steps(variants)) {
-    const int cc = info.cc_major * 10 + info.cc_minor;
-    if (s.only_cc && s.only_cc != cc) {
-      const std::string why = fmt::format("gemm variant {} runs only on compute capability {}.{} GPUs; {} is {}.{}",
-                                          s.name, s.only_cc / 10, s.only_cc % 10, info.name, info.cc_major,
-                                          info.cc_minor);
+    const std::string why = why_not(s, info);
+    if (why.empty()) {
+      steps.push_back(s);
+    } else {
       if (variants != "all") throw UsageError(why);
-      fmt::print(stderr, "gpubench: note: skipped {}\n", why);
-      continue;
+      if (skipped) skipped->push_back(why);
     }
-    steps.push_back(s);
   }
   return steps;
 }
@@ -157,7 +169,9 @@ RunReport run(const Options& o) {
   check(o);
   const int m = int(o.m), n = int(o.n), k = int(o.k);
   DeviceInfo info = open_device(o.device);
-  const std::vector<Step> steps = runnable_steps(o.variants, info);
+  std::vector<std::string> skipped;
+  const std::vector<Step> steps = runnable_steps(o.variants, info, &skipped);
+  for (const std::string& why : skipped) fmt::print(stderr, "gpubench: note: skipped {}\n", why);
   cudaStream_t stream;
   GPUBENCH_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream_guard(stream, [](cudaStream_t s) { cudaStreamDestroy(s); });
@@ -172,42 +186,40 @@ RunReport run(const Options& o) {
             m, n, k};
   const Workspace ws{stream, blas.handle};
 
-  // The reference for inputs a and b (on the device at dev_a, dev_b).
-  auto reference = [&](const std::vector<float>& ha, const std::vector<float>& hb, const void* dev_a,
-                       const void* dev_b) {
+  // The reference product of the host matrices ha and hb.
+  auto reference = [&](const std::vector<float>& ha, const std::vector<float>& hb) {
     if (double(m) * n * k <= kHostReferenceLimit) return host_reference(ha, hb, m, n, k);
+    DeviceBuffer dev_a(ha.size() * 4), dev_b(hb.size() * 4);
+    GPUBENCH_CUDA(cudaMemcpyAsync(dev_a.get(), ha.data(), ha.size() * 4, cudaMemcpyHostToDevice, stream));
+    GPUBENCH_CUDA(cudaMemcpyAsync(dev_b.get(), hb.data(), hb.size() * 4, cudaMemcpyHostToDevice, stream));
     const float one = 1.0f, zero = 0.0f;
-    cublas_check(cublasGemmEx(blas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_b, CUDA_R_32F, n, dev_a,
-                              CUDA_R_32F, k, &zero, p.c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
+    cublas_check(cublasGemmEx(blas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_b.get(), CUDA_R_32F, n,
+                              dev_a.get(), CUDA_R_32F, k, &zero, p.c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
                               CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx (reference)");
-    std::vector<float> ref = download(dc, std::size_t(m) * n, stream);
+    std::vector<float> ref = download(dc, std::size_t(m) * n, stream);  // synchronizes: dev_a, dev_b may go
     const Verdict sampled = check_reference_samples(ref, ha, hb, m, n, k);
     if (!sampled.ok) throw CudaError(cudaErrorUnknown, "cuBLAS reference: " + sampled.detail);
     return ref;
   };
-  const std::vector<float> ref = reference(a, b, p.a, p.b);
+  const std::vector<float> ref = reference(a, b);
 
   // bf16 steps multiply A and B rounded to bf16; their reference is the
   // exact product of the rounded values, so only accumulation error is left.
   std::vector<float> ref_bf16;
-  std::unique_ptr<DeviceBuffer> da16, db16;
+  DeviceBuffer da16, db16;
   if (any_bf16(steps)) {
     const std::vector<float> ar = round_to_bf16(a), br = round_to_bf16(b);
     p.lda_bf16 = padded_bf16_ld(k);
     p.ldb_bf16 = padded_bf16_ld(n);
     const std::vector<__nv_bfloat16> a16 = pack_bf16(ar, m, k, p.lda_bf16), b16 = pack_bf16(br, k, n, p.ldb_bf16);
-    da16 = std::make_unique<DeviceBuffer>(a16.size() * 2);
-    db16 = std::make_unique<DeviceBuffer>(b16.size() * 2);
-    GPUBENCH_CUDA(cudaMemcpyAsync(da16->get(), a16.data(), a16.size() * 2, cudaMemcpyHostToDevice, stream));
-    GPUBENCH_CUDA(cudaMemcpyAsync(db16->get(), b16.data(), b16.size() * 2, cudaMemcpyHostToDevice, stream));
-    p.a_bf16 = static_cast<const __nv_bfloat16*>(da16->get());
-    p.b_bf16 = static_cast<const __nv_bfloat16*>(db16->get());
-    DeviceBuffer dar(ar.size() * 4), dbr(br.size() * 4);
-    GPUBENCH_CUDA(cudaMemcpyAsync(dar.get(), ar.data(), ar.size() * 4, cudaMemcpyHostToDevice, stream));
-    GPUBENCH_CUDA(cudaMemcpyAsync(dbr.get(), br.data(), br.size() * 4, cudaMemcpyHostToDevice, stream));
-    ref_bf16 = reference(ar, br, dar.get(), dbr.get());
-    GPUBENCH_CUDA(cudaStreamSynchronize(stream));  // before dar and dbr go
+    da16 = DeviceBuffer(a16.size() * 2);
+    db16 = DeviceBuffer(b16.size() * 2);
+    GPUBENCH_CUDA(cudaMemcpyAsync(da16.get(), a16.data(), a16.size() * 2, cudaMemcpyHostToDevice, stream));
+    GPUBENCH_CUDA(cudaMemcpyAsync(db16.get(), b16.data(), b16.size() * 2, cudaMemcpyHostToDevice, stream));
+    p.a_bf16 = static_cast<const __nv_bfloat16*>(da16.get());
+    p.b_bf16 = static_cast<const __nv_bfloat16*>(db16.get());
+    ref_bf16 = reference(ar, br);
   }
 
   GpuTimer timer(stream, o.measure.hot ? 0 : 2 * info.l2_bytes);
@@ -229,27 +241,42 @@ RunReport run(const Options& o) {
       const Resources res = s.resources();
       r.resources = {{"registers", res.registers}, {"shared_bytes", res.shared_bytes}, {"local_bytes", res.local_bytes}};
     }
-    auto poison = [&] { GPUBENCH_CUDA(cudaMemsetAsync(dc.get(), 0xff, std::size_t(m) * n * 4, stream)); };
-    auto body = [&] { s.run(p, ws); };
-    auto verify = [&](const char* when) {
-      const Verdict v = check_product(download(dc, std::size_t(m) * n, stream),
-                                      s.precision == Precision::bf16 ? ref_bf16 : ref, s.precision, k);
+    auto check_c = [&](const std::vector<float>& c, const char* when) {
+      const Verdict v = check_product(c, s.precision == Precision::bf16 ? ref_bf16 : ref, s.precision, k);
       if (!v.ok && !r.error) r.error = fmt::format("{}: {}", when, v.detail);
       r.verified = r.verified && v.ok;
     };
-    try {
-      r.verified = true;
-      timer.time(poison, body);
-      verify("first run");
-      r.samples_ms = collect_samples(o.measure, [&] { return timer.time(poison, body); });
-      verify("last timed run");
-    } catch (const CudaError& e) {
-      throw CudaError(e.code(), fmt::format("{} at {}x{}x{}: {}", s.name, m, n, k, e.what()));
+    r.verified = true;
+    r.on_device = !s.on_host;
+    if (s.on_host) {
+      std::vector<float> hc(std::size_t(m) * n);
+      const Problem hp{a.data(), b.data(), hc.data(), m, n, k};
+      auto sample = [&] {
+        std::fill(hc.begin(), hc.end(), std::numeric_limits<float>::quiet_NaN());  // poison
+        const auto t0 = std::chrono::steady_clock::now();
+        s.run(hp, ws);
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      };
+      sample();
+      check_c(hc, "first run");
+      r.samples_ms = collect_samples(o.measure, sample);
+      check_c(hc, "last timed run");
+    } else {
+      auto poison = [&] { GPUBENCH_CUDA(cudaMemsetAsync(dc.get(), 0xff, std::size_t(m) * n * 4, stream)); };
+      auto body = [&] { s.run(p, ws); };
+      try {
+        timer.time(poison, body);
+        check_c(download(dc, std::size_t(m) * n, stream), "first run");
+        r.samples_ms = collect_samples(o.measure, [&] { return timer.time(poison, body); });
+        check_c(download(dc, std::size_t(m) * n, stream), "last timed run");
+      } catch (const CudaError& e) {
+        throw CudaError(e.code(), fmt::format("{} at {}x{}x{}: {}", s.name, m, n, k, e.what()));
+      }
     }
     r.stats = summarize(r.samples_ms);
     r.gbps = r.bytes / (r.stats.median_ms * 1e-3) / 1e9;
     r.gflops = 2.0 * double(m) * n * k / (r.stats.median_ms * 1e-3) / 1e9;
-    if (s.precision == Precision::fp32) r.pct_of_fp32_peak = 100.0 * *r.gflops / info.fp32_peak_gflops;
+    if (s.precision == Precision::fp32 && !s.on_host) r.pct_of_fp32_peak = 100.0 * *r.gflops / info.fp32_peak_gflops;
     report.results.push_back(std::move(r));
   }
   for (BenchResult& r : report.results) {

@@ -25,10 +25,11 @@ void fill_typed(T* v, std::int64_t n, std::uint64_t seed) {
   });
 }
 
-// The reference's accumulator: wrapping 32-bit for int32, long double for
-// floats; the CPU baseline's: wrapping 32-bit, or the type itself.
+// The reference's accumulator: wrapping 32-bit for int32, double for floats
+// (exact for fill_input's values); the CPU baseline's: wrapping 32-bit, or
+// the type itself.
 template <class T>
-using Acc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, long double>;
+using Acc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, double>;
 template <class T>
 using CpuAcc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, T>;
 
@@ -42,7 +43,7 @@ A add(A a, T x) {
 // prefix being the sum (in A) of everything before the chunk.
 template <class A, class T, class F>
 void scan_chunks(const T* in, std::int64_t n, F&& f) {
-  std::vector<A> sums(host_threads() + 1, A(0));
+  std::vector<A> sums(host_threads(), A(0));
   const unsigned chunks = parallel_chunks(n, [&](unsigned c, std::int64_t b, std::int64_t e) {
     A s = 0;
     for (std::int64_t i = b; i < e; ++i) s = add(s, in[i]);
@@ -64,7 +65,7 @@ Verdict verify_typed(const T* in, const T* out, std::int64_t n, Kind kind) {
   T got{}, want{};
   scan_chunks<Acc<T>>(in, n, [&](unsigned, std::int64_t b, std::int64_t e, Acc<T> prefix) {
     Acc<T> running = prefix;
-    long double largest = std::fabs(static_cast<long double>(prefix));
+    double largest = std::fabs(double(prefix));
     for (std::int64_t i = b; i < e; ++i) {
       const Acc<T> inclusive = add(running, in[i]);
       const Acc<T> expected = kind == Kind::inclusive ? inclusive : running;
@@ -74,8 +75,8 @@ Verdict verify_typed(const T* in, const T* out, std::int64_t n, Kind kind) {
         ok = std::uint32_t(out[i]) == expected;
       } else {
         largest = std::max(largest, std::fabs(expected));
-        const long double tol = 16 * largest * std::numeric_limits<T>::epsilon();
-        ok = std::fabs(static_cast<long double>(out[i]) - expected) <= tol;  // false for NaN
+        const double tol = 16 * largest * std::numeric_limits<T>::epsilon();
+        ok = std::fabs(double(out[i]) - expected) <= tol;  // false for NaN
       }
       if (!ok) {
         std::lock_guard<std::mutex> lock(mu);

@@ -25,9 +25,10 @@ struct Verdict {
 
 // Checks out against the inclusive or exclusive prefix sums of in, computed
 // on every host thread: int32 exactly (wrapping, as the GPU's adds do);
-// floats in long double, within 16 units in the last place (of the type) of
-// the largest partial sum so far, which only matters past the exact range
-// above. NaN (the poison of an unwritten float) fails.
+// floats in double (exact for these inputs up to 2^50), within 16 units in
+// the last place (of the type) of the largest partial sum seen in the
+// chunk being checked, which only matters past the exact range above. NaN
+// (the poison of an unwritten float) fails.
 Verdict verify_scan(const void* in, const void* out, std::int64_t n, DType dtype, Kind kind);
 
 // The CPU baseline: every thread sums its chunk, the chunk sums are scanned,

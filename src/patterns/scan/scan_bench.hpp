@@ -1,6 +1,6 @@
-// Runs prefix-sum steps: seeded input, every step checked against the host
-// reference (first and last timed run, output poisoned before each), timed;
-// one BenchResult per step.
+// Runs prefix-sum steps: seeded input, every device step checked against
+// the host reference after its first and last timed run (output poisoned
+// before each), the cpu step after its last; one BenchResult per step.
 #pragma once
 
 #include <cstdint>

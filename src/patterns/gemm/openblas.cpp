@@ -1,0 +1,48 @@
+#include "src/patterns/gemm/openblas.hpp"
+
+#include <dlfcn.h>
+
+#include <string>
+#include <thread>
+
+namespace gpubench::gemm::openblas {
+namespace {
+
+// The CBLAS entry point, declared here rather than from a header so that the
+// build needs no BLAS package.
+using Sgemm = void (*)(int order, int trans_a, int trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+                       const float* b, int ldb, float beta, float* c, int ldc);
+using SetThreads = void (*)(int);
+constexpr int kRowMajor = 101, kNoTrans = 111;  // CblasRowMajor, CblasNoTrans
+
+struct Library {
+  Sgemm sgemm = nullptr;
+  std::string error;
+
+  Library() {
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      error = std::string("OpenBLAS not found (Debian: apt-get install libopenblas0-pthread): ") + dlerror();
+      return;
+    }
+    sgemm = reinterpret_cast<Sgemm>(dlsym(lib, "cblas_sgemm"));
+    if (!sgemm) error = "libopenblas.so.0 has no cblas_sgemm";
+    if (auto set_threads = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads")))
+      set_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+  }
+};
+
+const Library& library() {
+  static const Library lib;
+  return lib;
+}
+
+}  // namespace
+
+const char* unavailable() { return library().sgemm ? nullptr : library().error.c_str(); }
+
+void sgemm(const float* a, const float* b, float* c, int m, int n, int k) {
+  library().sgemm(kRowMajor, kNoTrans, kNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+}
+
+}  // namespace gpubench::gemm::openblas
