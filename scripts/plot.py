@@ -20,7 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 plt.rcParams["svg.fonttype"] = "none"  # keep text as text in SVG
 
-LADDER_COLOURS = {"slides": "#4c72b0", "modern": "#55a868", "course": "#dd8452", "baseline": "#8c8c8c"}
+LADDER_COLOURS = {"slides": "#4c72b0", "modern": "#55a868", "course": "#dd8452", "single-pass": "#55a868",
+                  "baseline": "#8c8c8c"}
 VERDICT_COLOURS = {"faster": "#55a868", "slower": "#c44e52", "same": "#8c8c8c", "unclear": "#ccb974",
                    "FAIL": "#000000"}
 
@@ -46,6 +47,8 @@ def size_label(n):
 def params_label(p):
     if "m" in p:
         return f"{p['m']}x{p['n']}x{p['k']}"
+    if "kind" in p:  # scan
+        return f"n={size_label(p['n'])} {p['dtype']} {p['kind']}"
     return f"n={size_label(p['n'])} {p['dtype']} {p['op']} block={p['block']}"
 
 
@@ -60,7 +63,7 @@ def metric(rows):
     """(value of a result, axis label, unit): TFLOP/s for arithmetic-bound patterns, else GB/s."""
     if rows[0].get("gflops") is not None:
         return (lambda r: r["gflops"] / 1000), "TFLOP/s (2mnk / median time)", "TFLOP/s"
-    return (lambda r: r["gbps"]), "GB/s (input bytes / median time)", "GB/s"
+    return (lambda r: r["gbps"]), "GB/s (bytes that must move / median time)", "GB/s"
 
 
 def ceilings(ax, device, unit="GB/s"):
@@ -179,7 +182,7 @@ def plot_ladder(path, out_dir):
 
 
 def size_of(result):
-    """The x of a sweep: n for reduce; m for gemm (sweeps of square problems)."""
+    """The x of a sweep: n for reduce and scan; m for gemm (sweeps of square problems)."""
     return (lambda r: r["params"]["m"]) if "m" in result["params"] else (lambda r: r["params"]["n"])
 
 
@@ -187,6 +190,8 @@ def series_key(p):
     """What stays fixed along one sweep chart."""
     if "m" in p:
         return "gemm"
+    if "kind" in p:
+        return f"{p['dtype']} {p['kind']}"
     return f"{p['dtype']} {p['op']} block={p['block']}"
 
 
