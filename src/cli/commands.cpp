@@ -72,15 +72,31 @@ void add_run_options(CLI::App* cmd, int& device, std::uint64_t& seed, MeasureOpt
   add_output_options(cmd, out);
 }
 
+void add_variant_option(CLI::App* cmd, std::string& variants, const char* pattern) {
+  cmd->add_option("-v,--variant", variants,
+                  fmt::format("'all' or a comma-separated list of steps (see 'gpubench list {}')", pattern))
+      ->capture_default_str();
+}
+
+void add_dtype_option(CLI::App* cmd, std::string& dtype) {
+  cmd->add_option("--dtype", dtype, "Element type")->check(CLI::IsMember(reduce::dtype_names()))->capture_default_str();
+}
+
+// The sizes a flag's text names; its errors name the flag.
+std::vector<std::int64_t> sizes_of(const char* flag, const std::string& text) {
+  try {
+    return parse_size_list(text);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(flag) + ": " + e.what());
+  }
+}
+
 void add_reduce(CLI::App& app, ReduceArgs& a) {
   auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
-  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list reduce')")
-      ->capture_default_str();
+  add_variant_option(cmd, a.opts.variants, "reduce");
   cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, a comma-separated list, or 2^16:2^30")
       ->capture_default_str();
-  cmd->add_option("--dtype", a.dtype, "Element type")
-      ->check(CLI::IsMember(reduce::dtype_names()))
-      ->capture_default_str();
+  add_dtype_option(cmd, a.dtype);
   cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember(reduce::op_names()))->capture_default_str();
   cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
   add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
@@ -94,8 +110,7 @@ struct GemmArgs {
 
 void add_gemm(CLI::App& app, GemmArgs& a) {
   auto* cmd = app.add_subcommand("gemm", "Run the matrix-multiplication ladder (naive ... tensor cores, cuBLAS)");
-  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list gemm')")
-      ->capture_default_str();
+  add_variant_option(cmd, a.opts.variants, "gemm");
   cmd->add_option("--m", a.m, "Rows of A and C")->capture_default_str();
   cmd->add_option("--n", a.n, "Columns of B and C")->capture_default_str();
   cmd->add_option("--k", a.k, "Columns of A, rows of B")->capture_default_str();
@@ -110,13 +125,10 @@ struct ScanArgs {
 
 void add_scan(CLI::App& app, ScanArgs& a) {
   auto* cmd = app.add_subcommand("scan", "Run the prefix-sum ladder (Kogge-Stone ... decoupled look-back, cub, cpu)");
-  cmd->add_option("-v,--variant", a.opts.variants, "'all' or a comma-separated list of steps (see 'gpubench list scan')")
-      ->capture_default_str();
+  add_variant_option(cmd, a.opts.variants, "scan");
   cmd->add_option("-n,--n", a.n, "Elements to scan: 4194304, 4M, 2^22, a comma-separated list, or 2^16:2^30")
       ->capture_default_str();
-  cmd->add_option("--dtype", a.dtype, "Element type")
-      ->check(CLI::IsMember(reduce::dtype_names()))
-      ->capture_default_str();
+  add_dtype_option(cmd, a.dtype);
   cmd->add_option("--kind", a.kind, "inclusive (out[i] includes in[i]) or exclusive")
       ->check(CLI::IsMember(scan::kind_names()))
       ->capture_default_str();
@@ -124,12 +136,7 @@ void add_scan(CLI::App& app, ScanArgs& a) {
 }
 
 std::vector<PlannedRun> plan_scan(ScanArgs& a) {
-  std::vector<std::int64_t> sizes;
-  try {
-    sizes = parse_size_list(a.n);
-  } catch (const UsageError& e) {
-    throw UsageError(std::string("--n: ") + e.what());
-  }
+  const std::vector<std::int64_t> sizes = sizes_of("--n", a.n);
   a.opts.dtype = reduce::dtype_named(a.dtype);
   a.opts.kind = scan::kind_named(a.kind);
   scan::select_steps(a.opts.variants);  // unknown names fail before any work
@@ -138,14 +145,7 @@ std::vector<PlannedRun> plan_scan(ScanArgs& a) {
 
 // One run per m x n x k; each flag takes a size, a list or a sweep.
 std::vector<PlannedRun> plan_gemm(GemmArgs& a) {
-  auto sizes = [](const char* flag, const std::string& text) {
-    try {
-      return parse_size_list(text);
-    } catch (const UsageError& e) {
-      throw UsageError(std::string(flag) + ": " + e.what());
-    }
-  };
-  const auto ms = sizes("--m", a.m), ns = sizes("--n", a.n), ks = sizes("--k", a.k);
+  const auto ms = sizes_of("--m", a.m), ns = sizes_of("--n", a.n), ks = sizes_of("--k", a.k);
   gemm::select_steps(a.opts.variants);
   return gemm::plan_sizes(a.opts, ms, ns, ks);
 }
@@ -174,12 +174,7 @@ int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std
 }
 
 std::vector<PlannedRun> plan_reduce(ReduceArgs& a) {
-  std::vector<std::int64_t> sizes;
-  try {
-    sizes = parse_size_list(a.n);
-  } catch (const UsageError& e) {
-    throw UsageError(std::string("--n: ") + e.what());
-  }
+  const std::vector<std::int64_t> sizes = sizes_of("--n", a.n);
   a.opts.dtype = reduce::dtype_named(a.dtype);
   a.opts.op = reduce::op_named(a.op);
   reduce::select_steps(a.opts.variants);  // unknown names fail before any work

@@ -171,13 +171,7 @@ RunReport run(const Options& o) {
 }
 
 std::vector<PlannedRun> plan_sizes(const Options& base, const std::vector<std::int64_t>& sizes) {
-  std::vector<PlannedRun> runs;
-  for (const std::int64_t n : sizes) {
-    Options o = base;
-    o.n = n;
-    runs.push_back({describe(o), [o] { check(o); }, [o] { return run(o); }});
-  }
-  return runs;
+  return plan_each_size<Options>(base, sizes, &check, &run, &describe);
 }
 
 }  // namespace gpubench::scan
