@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/detail/device.hpp"
+#include "src/detail/measure.hpp"
 #include "src/detail/stats.hpp"
 
 namespace gpubench {
@@ -42,6 +43,11 @@ struct RunReport {
   std::vector<BenchResult> results;
   std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
 };
+
+// A result's `measure` field: the sampling settings it ran with.
+inline nlohmann::json measure_settings(const MeasureOptions& m) {
+  return {{"warmup", m.warmup}, {"min_samples", m.min_samples}, {"min_time_s", m.min_time_s}};
+}
 
 // Appends `more`'s results; the device is the first one seen.
 void append(RunReport& into, RunReport&& more);

@@ -242,8 +242,7 @@ RunReport run(const Options& o) {
     r.summary = s.summary;
     r.precision = precision_name(s.precision);
     r.params = {{"m", o.m}, {"n", o.n}, {"k", o.k}, {"seed", o.seed}};
-    r.measure = {{"warmup", o.measure.warmup}, {"min_samples", o.measure.min_samples},
-                 {"min_time_s", o.measure.min_time_s}};
+    r.measure = measure_settings(o.measure);
     r.hot = o.measure.hot;
     r.bytes = matrix_bytes(o);
     if (s.resources) {

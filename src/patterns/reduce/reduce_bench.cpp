@@ -138,7 +138,7 @@ BenchResult base_result(const Options& o, const Step& s) {
   r.summary = s.summary;
   r.on_device = s.where == Where::device;
   r.params = {{"n", o.n}, {"dtype", to_string(o.dtype)}, {"op", to_string(o.op)}, {"block", o.block}, {"seed", o.seed}};
-  r.measure = {{"warmup", o.measure.warmup}, {"min_samples", o.measure.min_samples}, {"min_time_s", o.measure.min_time_s}};
+  r.measure = measure_settings(o.measure);
   r.bytes = double(o.n) * double(dtype_size(o.dtype));
   r.hot = o.measure.hot;
   return r;

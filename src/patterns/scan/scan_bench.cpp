@@ -60,7 +60,7 @@ BenchResult base_result(const Options& o, const Step& s) {
   r.summary = s.summary;
   r.on_device = s.where == Where::device;
   r.params = {{"n", o.n}, {"dtype", reduce::to_string(o.dtype)}, {"kind", to_string(o.kind)}, {"seed", o.seed}};
-  r.measure = {{"warmup", o.measure.warmup}, {"min_samples", o.measure.min_samples}, {"min_time_s", o.measure.min_time_s}};
+  r.measure = measure_settings(o.measure);
   r.bytes = 2.0 * double(o.n) * double(dtype_size(o.dtype));
   r.hot = o.measure.hot;
   if (s.adds_per_element) r.adds_per_element = s.adds_per_element(o.n);
