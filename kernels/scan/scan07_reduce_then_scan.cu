@@ -37,8 +37,8 @@ __global__ void __launch_bounds__(kThreads) scan_from_prefix_kernel(const T* in,
   T v[kItems];
   Tile::load(in + base, count, s, v);
   T tile_total;
-  const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
-  Tile::apply(v, Op()(prefixes[blockIdx.x], prefix), exclusive);
+  const T prefix = block_exclusive<T, Op, kThreads>(reduce_items<Op>(v), warp_sums, tile_total);
+  scan_items<Op>(v, Op()(prefixes[blockIdx.x], prefix), exclusive);
   Tile::store(out + base, count, s, v);
 }
 

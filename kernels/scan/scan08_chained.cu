@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(kThreads) chained_kernel(const T* in, T* out, 
   T v[kItems];
   Tile::load(in + base, count, s, v);
   T tile_total;
-  const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
+  const T prefix = block_exclusive<T, Op, kThreads>(reduce_items<Op>(v), warp_sums, tile_total);
   if (threadIdx.x == 0) {
     T before = Op::template identity<T>();
     if (tile > 0) before = status.wait(tile - 1).value;
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kThreads) chained_kernel(const T* in, T* out, 
     tile_prefix = before;
   }
   __syncthreads();
-  Tile::apply(v, Op()(tile_prefix, prefix), exclusive);
+  scan_items<Op>(v, Op()(tile_prefix, prefix), exclusive);
   Tile::store(out + base, count, s, v);
 }
 

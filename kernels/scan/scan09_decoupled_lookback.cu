@@ -5,7 +5,13 @@
 // and the warp adds the sums back to the nearest tile that already knows
 // its full prefix. Blocks no longer wait for the whole chain to arrive one
 // link at a time, so the scan runs at the speed of one read and one write.
+// What keeps memory busy around the look-back: each warp loads and stores
+// its own run of the tile (WarpTile, no block-wide barrier), 16 bytes per
+// lane; and while the reset before the scan finishes and the ticket's
+// atomic is in flight, L2 is already fetching the tile the block will most
+// likely get.
 #include "kernels/scan/tile_status.cuh"
+#include "kernels/scan/warp_tile.cuh"
 
 namespace gpubench::scan {
 namespace {
@@ -34,22 +40,37 @@ __device__ T look_back(const TileStatus<T>& status, int tile) {
   }
 }
 
+// Starts fetching `bytes` (whole 16-byte pieces) at p into L2, without
+// registers or waiting: Hopper's bulk prefetch; nothing on older GPUs.
+__device__ __forceinline__ void prefetch_l2(const void* p, std::int64_t bytes) {
+#if __CUDA_ARCH__ >= 900
+  const auto pieces = unsigned(bytes / 16 * 16);
+  if (pieces > 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0)
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(pieces) : "memory");
+#endif
+}
+
 template <class T, class Op, int kThreads, int kItems>
 __global__ void __launch_bounds__(kThreads) lookback_kernel(const T* in, T* out, std::int64_t n, bool exclusive,
                                                             TileStatus<T> status) {
   constexpr int kTile = kThreads * kItems;
-  using Tile = StagedTile<T, Op, kThreads, kItems>;
-  __shared__ T s[Tile::kSharedElements];
+  using Tile = WarpTile<T, Op, kItems>;
+  __shared__ T slices[kThreads / 32][Tile::kSharedElements];
   __shared__ T warp_sums[kThreads / 32];
   __shared__ int tile_slot;
   __shared__ T tile_prefix;
+  // Blocks start in index order, so the ticket is almost always near blockIdx.x.
+  const std::int64_t likely = std::int64_t(blockIdx.x) * kTile;
+  if (threadIdx.x == 0) prefetch_l2(in + likely, min(std::int64_t(kTile), n - likely) * std::int64_t(sizeof(T)));
+  wait_for_reset();
   const int tile = take_ticket(status.ticket, &tile_slot);
-  const std::int64_t base = std::int64_t(tile) * kTile;
-  const int count = int(std::min<std::int64_t>(kTile, n - base));
+  const int warp = threadIdx.x / 32;
+  const std::int64_t run = std::int64_t(tile) * kTile + std::int64_t(warp) * Tile::kWarpElements;
+  const int count = int(max(std::int64_t(0), min(std::int64_t(Tile::kWarpElements), n - run)));
   T v[kItems];
-  Tile::load(in + base, count, s, v);
+  Tile::load(in + run, count, slices[warp], v);
   T tile_total;
-  const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
+  const T prefix = block_exclusive<T, Op, kThreads>(reduce_items<Op>(v), warp_sums, tile_total);
   if (threadIdx.x < 32) {
     T before = Op::template identity<T>();
     if (tile == 0) {
@@ -62,13 +83,13 @@ __global__ void __launch_bounds__(kThreads) lookback_kernel(const T* in, T* out,
     if (threadIdx.x == 0) tile_prefix = before;
   }
   __syncthreads();
-  Tile::apply(v, Op()(tile_prefix, prefix), exclusive);
-  Tile::store(out + base, count, s, v);
+  scan_items<Op>(v, Op()(tile_prefix, prefix), exclusive);
+  Tile::store(out + run, count, slices[warp], v);
 }
 
-// Large tiles (256 threads x 128 bytes each) keep more bytes in flight per
-// look-back; on the H200 they beat 512 x 8 and smaller tiles.
-constexpr int kLookbackThreads = 256;
+// 128 threads x 128 bytes each: on the H200 this beat 64 to 512 threads and
+// 64 to 256 bytes per thread across 2^24 to 2^30 elements (CUB: 128 x 96).
+constexpr int kLookbackThreads = 128;
 template <class T>
 constexpr int kLookbackItems = 128 / sizeof(T);
 
@@ -88,10 +109,9 @@ struct DecoupledLookback {
   static void run(const Problem& p, const Workspace& ws) {
     const auto status = TileStatus<T>::at(ws.scratch, tiles<T>(p.n));
     status.reset(tiles<T>(p.n), ws.stream);
-    lookback_kernel<T, Sum, kLookbackThreads, kLookbackItems<T>>
-        <<<unsigned(tiles<T>(p.n)), kLookbackThreads, 0, ws.stream>>>(
-            static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);
-    GPUBENCH_CHECK_LAUNCH();
+    launch_after_reset(lookback_kernel<T, Sum, kLookbackThreads, kLookbackItems<T>>, unsigned(tiles<T>(p.n)),
+                       kLookbackThreads, ws.stream, static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n,
+                       p.kind == Kind::exclusive, status);
   }
 
   // As single_pass_chained, plus the look-back window's warp scan per tile

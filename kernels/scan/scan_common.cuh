@@ -95,34 +95,35 @@ struct StagedTile {
     __syncthreads();
     for (int i = threadIdx.x; i < count; i += kThreads) out[i] = smem[padded(i)];
   }
-
-  // Scans the thread's items in place, each offset by `prefix` (what comes
-  // before the thread): inclusive, or exclusive (each item gets the sum of
-  // those before it). Returns nothing; the thread's total was computed by
-  // the caller as thread_total().
-  __device__ static void apply(T (&v)[kItems], T prefix, bool exclusive) {
-    if (exclusive) {
-      T running = prefix;
-#pragma unroll
-      for (int j = 0; j < kItems; ++j) {
-        const T x = v[j];
-        v[j] = running;
-        running = Op()(running, x);
-      }
-    } else {
-      T running = prefix;
-#pragma unroll
-      for (int j = 0; j < kItems; ++j) v[j] = running = Op()(running, v[j]);
-    }
-  }
-
-  __device__ static T thread_total(const T (&v)[kItems]) {
-    T t = v[0];
-#pragma unroll
-    for (int j = 1; j < kItems; ++j) t = Op()(t, v[j]);
-    return t;
-  }
 };
+
+// A thread's kItems consecutive elements in registers, whatever tile layout
+// put them there: their sum (for the block scan), and their scan in place,
+// each offset by `prefix` (what comes before the thread): inclusive, or
+// exclusive (each item gets the sum of those before it).
+template <class Op, class T, int kItems>
+__device__ __forceinline__ T reduce_items(const T (&v)[kItems]) {
+  T t = v[0];
+#pragma unroll
+  for (int j = 1; j < kItems; ++j) t = Op()(t, v[j]);
+  return t;
+}
+
+template <class Op, class T, int kItems>
+__device__ __forceinline__ void scan_items(T (&v)[kItems], T prefix, bool exclusive) {
+  T running = prefix;
+  if (exclusive) {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const T x = v[j];
+      v[j] = running;
+      running = Op()(running, x);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) v[j] = running = Op()(running, v[j]);
+  }
+}
 
 // Dispatch from a Problem's dtype to an implementation's templates.
 template <class Impl>

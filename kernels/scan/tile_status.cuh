@@ -4,6 +4,10 @@
 // Tiles are numbered in the order blocks start (an atomic ticket), so every
 // tile a block waits for belongs to a block that is already running: the
 // scan cannot deadlock whatever order the hardware schedules blocks in.
+// The ticket and the flags are zeroed by a small kernel before each scan;
+// from sm_90 on the scan grid may start while that kernel still runs
+// (programmatic dependent launch), and waits in wait_for_reset() before it
+// first touches them.
 #pragma once
 
 #include <cuda/atomic>
@@ -11,6 +15,27 @@
 #include "kernels/scan/scan_common.cuh"
 
 namespace gpubench::scan {
+
+__device__ __forceinline__ void allow_dependent_launch() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wait_for_reset() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// A template only so that every translation unit may define it.
+template <class Word32 = unsigned>
+__global__ void reset_kernel(Word32* words, std::int64_t count) {
+  allow_dependent_launch();
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    words[i] = 0;
+}
 
 enum TileFlag : int { kTileEmpty = 0, kTileAggregate = 1, kTilePrefix = 2 };
 
@@ -54,11 +79,14 @@ struct TileStatus {
     return s;
   }
 
-  // The ticket and the flags must start at zero: one memset, in the timed
-  // region (CUB's scan runs an initialization kernel for the same purpose).
+  // The ticket and the flags must start at zero: one small kernel, in the
+  // timed region (CUB's scan runs an initialization kernel for the same
+  // purpose).
   void reset(std::int64_t tiles, cudaStream_t stream) const {
-    const std::size_t flag_bytes = tiles * (kPacked ? sizeof(Word) : sizeof(int));
-    GPUBENCH_CUDA(cudaMemsetAsync(ticket, 0, align_up(sizeof(unsigned)) + flag_bytes, stream));
+    const std::int64_t bytes = align_up(sizeof(unsigned)) + tiles * (kPacked ? sizeof(Word) : sizeof(int));
+    const std::int64_t words = bytes / sizeof(unsigned);
+    reset_kernel<<<unsigned(std::min<std::int64_t>((words + 255) / 256, 1024)), 256, 0, stream>>>(ticket, words);
+    GPUBENCH_CHECK_LAUNCH();
   }
 
   __device__ void publish(int tile, T value, TileFlag flag) const {
@@ -93,6 +121,26 @@ struct TileStatus {
     }
   }
 };
+
+// Launches kernel(args...) right after a reset; from sm_90 on it may start
+// before the reset has finished, so it must call wait_for_reset() first.
+template <class... Params, class... Args>
+void launch_after_reset(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, Args... args) {
+  int device = 0, major = 0;
+  GPUBENCH_CUDA(cudaGetDevice(&device));
+  GPUBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  config.attrs = &early;
+  config.numAttrs = major >= 9 ? 1 : 0;
+  GPUBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, Params(args)...));
+  GPUBENCH_CHECK_LAUNCH();
+}
 
 // The tile this block scans, by ticket, broadcast through shared memory.
 __device__ __forceinline__ int take_ticket(unsigned* ticket, int* shared_slot) {

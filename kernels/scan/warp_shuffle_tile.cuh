@@ -17,8 +17,8 @@ struct WarpShuffle {
     T v[kItems];
     Tile::load(in, count, s, v);
     T tile_total;
-    const T prefix = block_exclusive<T, Op, kThreads>(Tile::thread_total(v), warp_sums, tile_total);
-    Tile::apply(v, prefix, exclusive);
+    const T prefix = block_exclusive<T, Op, kThreads>(reduce_items<Op>(v), warp_sums, tile_total);
+    scan_items<Op>(v, prefix, exclusive);
     if (total && threadIdx.x == 0) *total = tile_total;
     Tile::store(out, count, s, v);
   }
