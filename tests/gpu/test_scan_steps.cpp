@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <vector>
 
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device_buffer.hpp"
+#include "src/patterns/scan/host_scan.hpp"
+#include "src/patterns/scan/ladder.hpp"
 #include "src/patterns/scan/scan_bench.hpp"
 
 using namespace gpubench;
@@ -43,4 +47,34 @@ TEST_CASE("every device scan step at 2^28 and past 2^31 elements (int32)", "[gpu
               "kogge_stone_global,kogge_stone,kogge_stone_double_buffer,brent_kung,coarsened,warp_shuffle,"
               "reduce_then_scan,single_pass_chained,decoupled_lookback,cub");
   }
+}
+
+// The benchmark's buffers come from cudaMalloc, 256-byte aligned; a step
+// given other pointers must still be right (look-back's 16-byte loads and
+// stores fall back to element accesses).
+TEST_CASE("every device scan step scans inputs and outputs that do not start on a 16-byte boundary", "[gpu][scan]") {
+  for (const std::size_t in_offset : {1, 3})
+    for (const std::size_t out_offset : {0, 2})
+      for (const std::int64_t n : {1, 33, 4097, 65537, (1 << 20) + 3})
+        for (auto dtype : {scan::DType::i32, scan::DType::f64}) {
+          const std::size_t size = scan::dtype_size(dtype), bytes = std::size_t(n) * size;
+          std::vector<unsigned char> in(bytes), out(bytes);
+          scan::fill_input(in.data(), n, dtype, 5 + n);
+          DeviceBuffer d_in(bytes + in_offset * size), d_out(bytes + out_offset * size);
+          void* in_ptr = static_cast<char*>(d_in.get()) + in_offset * size;
+          void* out_ptr = static_cast<char*>(d_out.get()) + out_offset * size;
+          GPUBENCH_CUDA(cudaMemcpy(in_ptr, in.data(), bytes, cudaMemcpyHostToDevice));
+          for (const scan::Step& s : scan::ladder()) {
+            if (s.where != scan::Where::device) continue;
+            const scan::Problem p{in_ptr, out_ptr, n, dtype, scan::Kind::inclusive};
+            DeviceBuffer scratch(s.scratch_bytes(p));
+            GPUBENCH_CUDA(cudaMemset(out_ptr, 0xff, bytes));
+            s.run(p, scan::Workspace{scratch.get(), nullptr});
+            GPUBENCH_CUDA(cudaDeviceSynchronize());
+            GPUBENCH_CUDA(cudaMemcpy(out.data(), out_ptr, bytes, cudaMemcpyDeviceToHost));
+            const scan::Verdict v = scan::verify_scan(in.data(), out.data(), n, dtype, scan::Kind::inclusive);
+            INFO(s.name << " n=" << n << " in+" << in_offset << " out+" << out_offset << ": " << v.detail);
+            CHECK(v.ok);
+          }
+        }
 }
