@@ -1,15 +1,16 @@
 // pipelined — warp tiling fed by a three-stage asynchronous-copy pipeline.
 // warptiled still waits for every slab: it loads, synchronizes, computes,
-// synchronizes. Here cp.async keeps two slabs in flight while the warps
-// compute on the third, with one barrier per slab, and the copies land in
+// synchronizes. Here cp.async keeps up to two slabs in flight while the
+// warps compute on a third, with one barrier per slab, and the copies land in
 // shared memory without passing through registers, which leaves room for a
 // larger block tile (128 x 256 x 16, 8 warps of 64 x 64, 16 x 8 results per
 // thread), so each loaded element feeds more multiply-adds. A is copied
-// element by element into its transposed place, conflict-free.
-// At this size the integer work around the copies is a tenth of the
-// instructions a thread issues, so blocks that lie wholly inside the matrix
-// walk running source pointers without bounds checks; only edge blocks and
-// a ragged last slab take the checked copy.
+// element by element into its transposed place (see Copies).
+// With the math this dense, the copies' address arithmetic and bounds
+// checks were most of the sixth of issued instructions that are not
+// multiply-adds, so blocks that lie wholly inside the matrix copy from
+// per-thread base pointers plus the slab's offset, without checks; only
+// edge blocks and a ragged last slab take the checked copy.
 #include <cuda_pipeline.h>
 
 #include "kernels/gemm/vectorized_tile.cuh"
@@ -23,6 +24,7 @@ constexpr int kBM = 128, kBN = 256, kBK = 16, kStages = 3;
 // and the copies' address arithmetic fills the gaps between them (on the
 // H200, 2% faster than issuing them first).
 constexpr int kIssueAfter = 2;
+static_assert(kIssueAfter < kBK, "every slab must issue the next copies");
 constexpr int kWM = 64, kWN = 64;
 constexpr int kLaneRows = 4, kLaneCols = 32 / kLaneRows;       // lanes of a warp as 4 x 8
 constexpr int kTM = kWM / kLaneRows, kTN = kWN / kLaneCols;    // 16 x 8 per thread
@@ -39,7 +41,8 @@ constexpr int kSharedBytes = kStages * kStageFloats * 4;       // 74496: dynamic
 // v adds 4 rows.
 constexpr int kARowsPerPass = kThreads / kBK, kACopies = kBM / kARowsPerPass;
 constexpr int kBRowsPerPass = kThreads / (kBN / 4), kBCopies = kBK / kBRowsPerPass;
-static_assert(kThreads % kBK == 0 && kBM % kARowsPerPass == 0 && kBK % kBRowsPerPass == 0);
+static_assert(kThreads % kBK == 0 && kBM % kARowsPerPass == 0 && kThreads % (kBN / 4) == 0 &&
+              kBK % kBRowsPerPass == 0);
 struct Copies {
   int a_row, a_col, b_row, b_col;
   __device__ Copies() {

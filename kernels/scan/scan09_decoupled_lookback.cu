@@ -40,13 +40,14 @@ __device__ T look_back(const TileStatus<T>& status, int tile) {
   }
 }
 
-// Starts fetching `bytes` (whole 16-byte pieces) at p into L2, without
-// registers or waiting: Hopper's bulk prefetch; nothing on older GPUs.
+// Starts fetching `bytes` at p into L2 (rounded down to whole 16-byte
+// pieces; nothing when p is not 16-byte aligned), without registers or
+// waiting: Hopper's bulk prefetch; nothing on older GPUs.
 __device__ __forceinline__ void prefetch_l2(const void* p, std::int64_t bytes) {
 #if __CUDA_ARCH__ >= 900
-  const auto pieces = unsigned(bytes / 16 * 16);
-  if (pieces > 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0)
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(pieces) : "memory");
+  const auto whole_bytes = unsigned(bytes / 16 * 16);
+  if (whole_bytes > 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0)
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(whole_bytes) : "memory");
 #endif
 }
 

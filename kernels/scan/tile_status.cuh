@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cuda/atomic>
+#include <map>
 
 #include "kernels/scan/scan_common.cuh"
 
@@ -122,13 +123,25 @@ struct TileStatus {
   }
 };
 
-// Launches kernel(args...) right after a reset; from sm_90 on it may start
-// before the reset has finished, so it must call wait_for_reset() first.
+// Whether `kernel` was compiled for compute_90 or later, where
+// wait_for_reset() is not empty. (A build for an older architecture,
+// JIT-compiled on a Hopper GPU, has no wait and must not start early.)
+inline bool waits_for_reset(const void* kernel) {
+  static std::map<const void*, bool> known;
+  auto it = known.find(kernel);
+  if (it == known.end()) {
+    cudaFuncAttributes attr{};
+    GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
+    it = known.emplace(kernel, attr.ptxVersion >= 90).first;
+  }
+  return it->second;
+}
+
+// Launches kernel(args...) right after a reset; where it waits_for_reset(),
+// it may start before the reset has finished, and must call
+// wait_for_reset() before it touches the ticket or the flags.
 template <class... Params, class... Args>
 void launch_after_reset(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, Args... args) {
-  int device = 0, major = 0;
-  GPUBENCH_CUDA(cudaGetDevice(&device));
-  GPUBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   cudaLaunchAttribute early{};
   early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early.val.programmaticStreamSerializationAllowed = 1;
@@ -137,7 +150,7 @@ void launch_after_reset(void (*kernel)(Params...), unsigned grid, int block, cud
   config.blockDim = dim3(block);
   config.stream = stream;
   config.attrs = &early;
-  config.numAttrs = major >= 9 ? 1 : 0;
+  config.numAttrs = waits_for_reset(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
   GPUBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, Params(args)...));
   GPUBENCH_CHECK_LAUNCH();
 }

@@ -3,8 +3,8 @@
 // lane when the run is whole and aligned, and transposes it through its own
 // slice of shared memory so that each lane holds kItems consecutive
 // elements; stores go back the same way. Only __syncwarp orders the slice:
-// no warp waits for the rest of the block to load or store (StagedTile's
-// two block-wide barriers per direction).
+// no warp waits for the rest of the block to load or store (StagedTile
+// has two block-wide barriers on the load and one on the store).
 #pragma once
 
 #include <cstring>

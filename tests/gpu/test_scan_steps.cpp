@@ -52,10 +52,12 @@ TEST_CASE("every device scan step at 2^28 and past 2^31 elements (int32)", "[gpu
 // The benchmark's buffers come from cudaMalloc, 256-byte aligned; a step
 // given other pointers must still be right (look-back's 16-byte loads and
 // stores fall back to element accesses).
-TEST_CASE("every device scan step scans inputs and outputs that do not start on a 16-byte boundary", "[gpu][scan]") {
-  for (const std::size_t in_offset : {1, 3})
-    for (const std::size_t out_offset : {0, 2})
-      for (const std::int64_t n : {1, 33, 4097, 65537, (1 << 20) + 3})
+TEST_CASE("every device scan step scans an input or output that does not start on a 16-byte boundary",
+          "[gpu][scan]") {
+  for (const std::size_t in_offset : {0, 1, 3})
+    for (const std::size_t out_offset : {0, 1})
+      for (const std::int64_t n : {1, 33, 4097, 65537, (1 << 20) + 3}) {
+        if (in_offset == 0 && out_offset == 0) continue;  // covered by the tests above
         for (auto dtype : {scan::DType::i32, scan::DType::f64}) {
           const std::size_t size = scan::dtype_size(dtype), bytes = std::size_t(n) * size;
           std::vector<unsigned char> in(bytes), out(bytes);
@@ -77,4 +79,5 @@ TEST_CASE("every device scan step scans inputs and outputs that do not start on 
             CHECK(v.ok);
           }
         }
+      }
 }
