@@ -2,8 +2,16 @@
 """Pictures from gpubench results (docs/json-schema.md).
 
   plot.py ladder  RESULTS.json    [--out DIR]   one bar chart per parameter set
-  plot.py sweep   RESULTS.json    [--out DIR]   bandwidth against size, per variant
+  plot.py sweep   RESULTS.json    [--out DIR]   primary metric against the swept parameter, per variant
   plot.py compare COMPARISON.json [--out DIR]   change per row, from `gpubench compare --json`
+
+The script knows no pattern: every result names its `primary` metric (value,
+label, unit) and its `ladder`, and `continues` names the ladder whose steps it
+carries on. The ladder `baseline` holds library and CPU rows; its device rows
+are drawn as reference lines. Ceilings come from the device: bandwidth lines
+for a GB/s metric, the FP32 peak for a TFLOP/s one. A sweep runs along the one
+integer parameter whose values differ within the file. Schema 1 results are
+converted on loading (their throughput becomes the primary metric).
 
 Each chart is written as PNG and SVG into DIR (default: beside the input),
 named after the input file. Needs matplotlib (Debian: python3-matplotlib).
@@ -20,117 +28,160 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 plt.rcParams["svg.fonttype"] = "none"  # keep text as text in SVG
 
-LADDER_COLOURS = {"slides": "#4c72b0", "modern": "#55a868", "course": "#dd8452", "single-pass": "#55a868",
-                  "baseline": "#8c8c8c"}
+PALETTE = ["#4c72b0", "#55a868", "#dd8452", "#8172b3", "#937860", "#da8bc3", "#64b5cd", "#ccb974"]
+BASELINE_COLOUR = "#8c8c8c"
 VERDICT_COLOURS = {"faster": "#55a868", "slower": "#c44e52", "same": "#8c8c8c", "unclear": "#ccb974",
                    "FAIL": "#000000"}
+
+
+def from_v1(r):
+    """A schema 1 result in the schema 2 shape: its throughput becomes the one, primary, metric."""
+    if r.get("gflops") is not None:
+        m = {"name": "tflops", "label": "TFLOP/s", "unit": "TFLOP/s", "value": r["gflops"] / 1000, "digits": 1}
+    else:
+        m = {"name": "gbps", "label": "GB/s", "unit": "GB/s", "value": r["gbps"], "digits": 1}
+    return {**r, "continues": None, "primary": m["name"], "metrics": [m]}
 
 
 def load(path, kind):
     with open(path) as f:
         doc = json.load(f)
-    versions = (1, 2) if kind == "comparison" else (1,)  # comparisons: 2 renamed the throughput fields
-    if doc.get("schema_version") not in versions:
-        sys.exit(f"{path}: schema_version {doc.get('schema_version')!r} is not one this script reads")
+    version = doc.get("schema_version")
+    if version not in ((1, 2, 3) if kind == "comparison" else (1, 2)):
+        sys.exit(f"{path}: schema_version {version!r} is not one this script reads")
     if kind == "comparison" and doc.get("kind") != "comparison":
         sys.exit(f"{path}: not a comparison (write one with gpubench compare --json)")
-    if kind == "results" and "results" not in doc:
+    if kind == "results" and ("results" not in doc or doc.get("kind", "results") != "results"):
         sys.exit(f"{path}: no results")
+    if kind == "results" and version == 1:
+        doc["results"] = [from_v1(r) for r in doc["results"]]
     return doc
 
 
-def size_label(n):
-    exp = n.bit_length() - 1
-    return f"2^{exp}" if n == 1 << exp else str(n)
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
-def params_label(p):
-    if "m" in p:
-        return f"{p['m']}x{p['n']}x{p['k']}"
-    if "kind" in p:  # scan
-        return f"n={size_label(p['n'])} {p['dtype']} {p['kind']}"
-    return f"n={size_label(p['n'])} {p['dtype']} {p['op']} block={p['block']}"
+def value_label(v):
+    """Powers of two from 1024 up as 2^k, everything else as it is."""
+    if is_int(v) and v >= 1024 and v & (v - 1) == 0:
+        return f"2^{v.bit_length() - 1}"
+    return str(v)
 
 
-def group_by_params(results):
-    groups = {}
-    for r in results:
-        groups.setdefault((json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed")), []).append(r)
-    return groups
+def params_label(p, leave_out=()):
+    return " ".join(f"{k}={value_label(v)}" for k, v in p.items() if k != "seed" and k not in leave_out)
 
 
-def metric(rows):
-    """(value of a result, axis label, unit): TFLOP/s for arithmetic-bound patterns, else GB/s."""
-    if rows[0].get("gflops") is not None:
-        return (lambda r: r["gflops"] / 1000), "TFLOP/s (2mnk / median time)", "TFLOP/s"
-    return (lambda r: r["gbps"]), "GB/s (bytes that must move / median time)", "GB/s"
+def chart_name(stem, chart, label, l2):
+    parts = [stem, chart, label.replace(" ", "-").replace("=", "").replace("^", "p")]
+    return "-".join(p for p in parts if p) + ("-hot" if l2 == "hot" else "")
 
 
-def ceilings(ax, device, unit="GB/s"):
+def primary(r):
+    """The metric a chart plots: a dict with name, label, unit, value (may be null) and digits."""
+    return {m["name"]: m for m in r["metrics"]}[r["primary"]]
+
+
+def value(r):
+    """The primary metric's value, None when the row failed or has none."""
+    return primary(r)["value"] if r["verified"] else None
+
+
+def axis_label(r):
+    m = primary(r)
+    return m["label"] if m["label"] == m["unit"] else f"{m['label']} ({m['unit']})"
+
+
+def ladder_colours(rows):
+    """A palette colour per ladder, in order of first appearance; baseline grey."""
+    ladders = [lad for lad in dict.fromkeys(r["ladder"] for r in rows) if lad != "baseline"]
+    colours = {lad: PALETTE[i % len(PALETTE)] for i, lad in enumerate(ladders)}
+    colours["baseline"] = BASELINE_COLOUR
+    return colours
+
+
+def ceilings(ax, device, unit):
     if not device:
         return
-    if unit == "TFLOP/s":
-        if device.get("fp32_peak_gflops"):
-            ax.axhline(device["fp32_peak_gflops"] / 1000, color="#c44e52", linestyle="--", linewidth=1,
-                       label=f"FP32 CUDA-core peak {device['fp32_peak_gflops'] / 1000:.1f} TFLOP/s")
-        return
-    ax.axhline(device["theoretical_gbps"], color="#c44e52", linestyle="--", linewidth=1,
-               label=f"theoretical {device['theoretical_gbps']:.0f} GB/s")
-    ax.axhline(device["copy_gbps"], color="#c44e52", linestyle=":", linewidth=1,
-               label=f"measured copy {device['copy_gbps']:.0f} GB/s")
+    if unit == "TFLOP/s" and device.get("fp32_peak_gflops"):
+        ax.axhline(device["fp32_peak_gflops"] / 1000, color="#c44e52", linestyle="--", linewidth=1,
+                   label=f"FP32 CUDA-core peak {device['fp32_peak_gflops'] / 1000:.1f} TFLOP/s")
+    if unit == "GB/s":
+        ax.axhline(device["theoretical_gbps"], color="#c44e52", linestyle="--", linewidth=1,
+                   label=f"theoretical {device['theoretical_gbps']:.0f} GB/s")
+        ax.axhline(device["copy_gbps"], color="#c44e52", linestyle=":", linewidth=1,
+                   label=f"measured copy {device['copy_gbps']:.0f} GB/s")
+
+
+def step_labels(rows):
+    """Per row: 'FAIL', 'n/a' (no value), the speedup over the previous step of its ladder (for a
+    ladder's first step: over the last step of the ladder it continues), or ''."""
+    last, labels = {}, []
+    for r in rows:
+        if not r["verified"]:
+            labels.append("FAIL")
+            continue
+        if value(r) is None:
+            labels.append("n/a")
+            continue
+        before = last.get(r["ladder"]) or last.get(r.get("continues"))
+        labels.append(f"{before['median_ms'] / r['median_ms']:.2f}x"
+                      if before and r["ladder"] != "baseline" else "")
+        last[r["ladder"]] = r
+    return labels
 
 
 def ladder_figure(rows, device):
     """One bar per step, library baseline and ceilings as lines, step speedups on the bars."""
     fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 2), 5))
-    value, axis_label, unit = metric(rows)
-    names = [r["variant"] for r in rows]
-    heights = [value(r) if r["verified"] else 0 for r in rows]
-    bars = ax.bar(names, heights, color=[LADDER_COLOURS.get(r["ladder"], "#333333") for r in rows])
-    previous = {}
-    for bar, r in zip(bars, rows):
-        chain = {"modern": "slides", "tensor-core": "cuda-core"}.get(r["ladder"], r["ladder"])
-        label = "FAIL" if not r["verified"] else ""
-        if r["verified"] and chain in previous and r["ladder"] != "baseline":
-            label = f"{previous[chain]['median_ms'] / r['median_ms']:.2f}x"
-        if r["verified"]:
-            previous[chain] = r
+    unit = primary(rows[0])["unit"]
+    colours = ladder_colours(rows)
+    bars = ax.bar([r["variant"] for r in rows], [value(r) or 0 for r in rows],
+                  color=[colours[r["ladder"]] for r in rows])
+    for bar, label in zip(bars, step_labels(rows)):
         ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom",
                     fontsize=8)
     for r in rows:
-        if r["ladder"] == "baseline" and r["where"] == "device" and r["verified"]:
-            ax.axhline(value(r), color="#8c8c8c", linestyle="-.", linewidth=1,
-                       label=f"{r['variant']} {value(r):.0f} {unit}")
+        if r["ladder"] == "baseline" and r["where"] == "device" and value(r) is not None:
+            ax.axhline(value(r), color=BASELINE_COLOUR, linestyle="-.", linewidth=1,
+                       label=f"{r['variant']} {value(r):.{primary(r).get('digits', 1)}f} {unit}")
     ceilings(ax, device, unit)
     gpu = device["name"] if device else "host"
     ax.set_title(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
     ax.set_xlabel("step (label: speedup over the previous step of its ladder)")
-    ax.set_ylabel(axis_label)
+    ax.set_ylabel(axis_label(rows[0]))
     ax.tick_params(axis="x", labelrotation=45)
-    ax.legend(fontsize=8, loc="upper left")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig
 
 
-def sweep_figure(results, device, label):
-    """Throughput against size (log scale), one line per variant."""
+def swept_param(results, path):
+    """The first integer parameter (other than seed) whose values differ between results."""
+    for k in dict.fromkeys(k for r in results for k in r["params"] if k != "seed"):
+        values = {r["params"].get(k) for r in results}
+        if len(values) > 1 and all(is_int(v) for v in values):
+            return k
+    sys.exit(f"{path}: no integer parameter differs between the results, so there is no sweep to draw")
+
+
+def sweep_figure(results, device, label, swept):
+    """The primary metric against the swept parameter (log scale), one line per variant."""
     fig, ax = plt.subplots(figsize=(8, 5))
-    value, axis_label, unit = metric(results)
-    size = size_of(results[0])
-    variants = []
-    for r in results:
-        if r["variant"] not in variants:
-            variants.append(r["variant"])
-    for v in variants:
-        pts = sorted((size(r), value(r)) for r in results if r["variant"] == v and r["verified"])
-        style = "--" if v == "cub" else "-"
+    unit = primary(results[0])["unit"]
+    for v in dict.fromkeys(r["variant"] for r in results):
+        rows = [r for r in results if r["variant"] == v]
+        pts = sorted((r["params"][swept], value(r)) for r in rows if value(r) is not None)
+        style = "--" if rows[0]["ladder"] == "baseline" else "-"
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", markersize=3, label=v)
     ceilings(ax, device, unit)
     ax.set_xscale("log", base=2)
     gpu = device["name"] if device else "host"
-    ax.set_title(f"{results[0]['pattern']}: {unit} against size, {label}, {gpu}")
-    ax.set_xlabel("m (= n = k)" if "m" in results[0]["params"] else "n (elements)")
-    ax.set_ylabel(axis_label)
+    ax.set_title(f"{results[0]['pattern']}: {unit} against {swept}, {label}, {gpu}")
+    ax.set_xlabel(swept)
+    ax.set_ylabel(axis_label(results[0]))
     ax.legend(fontsize=7, ncol=2)
     ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
@@ -169,49 +220,38 @@ def save(fig, out_dir, name):
     return paths
 
 
+def stem_of(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
 def plot_ladder(path, out_dir):
     doc = load(path, "results")
-    stem = os.path.splitext(os.path.basename(path))[0]
+    groups = {}
+    for r in doc["results"]:
+        groups.setdefault((json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed")), []).append(r)
     written = []
-    for (_, l2), rows in group_by_params(doc["results"]).items():
-        p = rows[0]["params"]
-        name = f"{stem}-ladder-" + params_label(p).replace(" ", "-").replace("=", "").replace("^", "p")
-        name += "-hot" if l2 == "hot" else ""
+    for (_, l2), rows in groups.items():
+        name = chart_name(stem_of(path), "ladder", params_label(rows[0]["params"]), l2)
         written += save(ladder_figure(rows, doc["device"]), out_dir, name)
     return written
 
 
-def size_of(result):
-    """The x of a sweep: n for reduce and scan; m for gemm (sweeps of square problems)."""
-    return (lambda r: r["params"]["m"]) if "m" in result["params"] else (lambda r: r["params"]["n"])
-
-
-def series_key(p):
-    """What stays fixed along one sweep chart."""
-    if "m" in p:
-        return "gemm"
-    if "kind" in p:
-        return f"{p['dtype']} {p['kind']}"
-    return f"{p['dtype']} {p['op']} block={p['block']}"
-
-
 def plot_sweep(path, out_dir):
     doc = load(path, "results")
-    stem = os.path.splitext(os.path.basename(path))[0]
+    swept = swept_param(doc["results"], path)
     series = {}
     for r in doc["results"]:
-        series.setdefault(series_key(r["params"]), []).append(r)
+        series.setdefault((params_label(r["params"], leave_out=(swept,)), r.get("l2", "flushed")), []).append(r)
     written = []
-    for label, results in series.items():
-        fig = sweep_figure(results, doc["device"], label)
-        written += save(fig, out_dir, f"{stem}-sweep-" + label.replace(" ", "-").replace("=", ""))
+    for (label, l2), results in series.items():
+        fig = sweep_figure(results, doc["device"], label, swept)
+        written += save(fig, out_dir, chart_name(stem_of(path), "sweep", label, l2))
     return written
 
 
 def plot_compare(path, out_dir):
     doc = load(path, "comparison")
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return save(compare_figure(doc), out_dir, f"{stem}-compare")
+    return save(compare_figure(doc), out_dir, f"{stem_of(path)}-compare")
 
 
 def main(argv=None):

@@ -6,5 +6,6 @@
 
 int main(int argc, char** argv) {
   // Progress lines only for a person watching a terminal, not for logs.
-  return gpubench::run_cli(argc, argv, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
+  return gpubench::run_cli(argc, argv, std::cout, std::cerr, gpubench::builtin_patterns(),
+                           isatty(STDERR_FILENO) != 0);
 }

@@ -11,9 +11,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/dtype.hpp"
+
 namespace gpubench::reduce {
 
-enum class DType { i32, f32, f64 };
 enum class Op { sum, min, max };
 
 // Which published optimization ladder a step belongs to. Speedups in reports
@@ -50,27 +51,5 @@ struct Step {
   std::size_t (*scratch_bytes)(const Problem&, const Workspace&);
   void (*run)(const Problem&, const Workspace&);
 };
-
-template <class T> struct TypeTag { using type = T; };
-
-// Calls f(TypeTag<T>{}) with the C++ type of `t`: int, float or double.
-template <class F>
-decltype(auto) visit_dtype(DType t, F&& f) {
-  switch (t) {
-    case DType::f32: return f(TypeTag<float>{});
-    case DType::f64: return f(TypeTag<double>{});
-    case DType::i32: break;
-  }
-  return f(TypeTag<int>{});
-}
-
-inline std::size_t dtype_size(DType t) {
-  switch (t) {
-    case DType::i32: return 4;
-    case DType::f32: return 4;
-    case DType::f64: return 8;
-  }
-  return 0;
-}
 
 }  // namespace gpubench::reduce

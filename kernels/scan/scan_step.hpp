@@ -12,13 +12,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "kernels/reduce/reduce_step.hpp"  // DType, visit_dtype, dtype_size: the same element types
+#include "kernels/common/dtype.hpp"
 
 namespace gpubench::scan {
-
-using reduce::DType;
-using reduce::dtype_size;
-using reduce::visit_dtype;
 
 enum class Kind { inclusive, exclusive };
 

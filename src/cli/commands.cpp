@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <list>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,19 +12,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "src/cli/size_arg.hpp"
 #include "src/compare/compare.hpp"
 #include "src/config/config.hpp"
-#include "src/patterns/reduce/reduce_config.hpp"
+#include "src/core/runner.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
-#include "src/patterns/gemm/gemm_bench.hpp"
-#include "src/patterns/gemm/ladder.hpp"
-#include "src/patterns/reduce/ladder.hpp"
-#include "src/patterns/reduce/reduce_bench.hpp"
-#include "src/patterns/scan/ladder.hpp"
-#include "src/patterns/scan/scan_bench.hpp"
 #include "src/report/csv_report.hpp"
 #include "src/report/json_report.hpp"
 #include "src/report/output_file.hpp"
@@ -32,17 +26,9 @@
 namespace gpubench {
 namespace {
 
-const std::vector<std::string> kPatterns = {"reduce", "gemm", "scan"};
-
 struct OutputArgs {
   std::string json_path, csv_path;
   bool markdown = false;
-};
-
-struct ReduceArgs {
-  reduce::Options opts;
-  std::string n = "2^28", dtype = "int32", op = "sum";
-  OutputArgs out;
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& o) {
@@ -51,10 +37,38 @@ void add_output_options(CLI::App* cmd, OutputArgs& o) {
   cmd->add_flag("--md", o.markdown, "Print the table as markdown");
 }
 
-// Options every pattern command shares: device, seed, sampling, output.
-void add_run_options(CLI::App* cmd, int& device, std::uint64_t& seed, MeasureOptions& m, OutputArgs& out) {
-  cmd->add_option("--device", device, "CUDA device index")->capture_default_str();
-  cmd->add_option("--seed", seed, "Seed of the random input")->capture_default_str();
+// A pattern's subcommand: one option per axis, and the options every
+// pattern shares (variants, device, seed, sampling, output).
+struct PatternArgs {
+  const Pattern* pattern = nullptr;
+  std::map<std::string, std::string> axis_text;  // as written, parsed by the axis after CLI11
+  RunRequest request;
+  OutputArgs out;
+};
+
+std::string axis_help(const Axis& a) {
+  if (a.kind != Axis::Kind::choice) return a.help;
+  return fmt::format("{}: {} (a comma-separated list runs each)", a.help, fmt::join(a.choices, ", "));
+}
+
+CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
+  const Pattern& p = *a.pattern;
+  a.request.pattern = &p;
+  a.request.point = {{"seed", 42}};
+  a.request.measure = p.measure;
+  auto* cmd = app.add_subcommand(p.name, p.help);
+  cmd->add_option("-v,--variant", a.request.variants,
+                  fmt::format("'all' or a comma-separated list of steps (see 'gpubench list {}')", p.name))
+      ->capture_default_str();
+  for (const Axis& axis : p.axes) {
+    std::string& text = a.axis_text[axis.name] = axis.fallback;
+    cmd->add_option(axis.flags.empty() ? "--" + axis.name : axis.flags, text, axis_help(axis))->capture_default_str();
+  }
+  MeasureOptions& m = a.request.measure;
+  cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
+  cmd->add_option_function<std::uint64_t>(
+         "--seed", [&a](std::uint64_t seed) { a.request.point["seed"] = seed; }, "Seed of the random input")
+      ->default_str("42");
   cmd->add_flag("--hot", m.hot, "Do not flush the L2 cache before each sample");
   cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
       ->check(CLI::Range(1, 100000))
@@ -69,99 +83,31 @@ void add_run_options(CLI::App* cmd, int& device, std::uint64_t& seed, MeasureOpt
           },
           "SECONDS"))
       ->capture_default_str();
-  add_output_options(cmd, out);
+  add_output_options(cmd, a.out);
+  return cmd;
 }
 
-void add_variant_option(CLI::App* cmd, std::string& variants, const char* pattern) {
-  cmd->add_option("-v,--variant", variants,
-                  fmt::format("'all' or a comma-separated list of steps (see 'gpubench list {}')", pattern))
-      ->capture_default_str();
-}
-
-void add_dtype_option(CLI::App* cmd, std::string& dtype) {
-  cmd->add_option("--dtype", dtype, "Element type")->check(CLI::IsMember(reduce::dtype_names()))->capture_default_str();
-}
-
-// The sizes a flag's text names; its errors name the flag.
-std::vector<std::int64_t> sizes_of(const char* flag, const std::string& text) {
-  try {
-    return parse_size_list(text);
-  } catch (const UsageError& e) {
-    throw UsageError(std::string(flag) + ": " + e.what());
-  }
-}
-
-void add_reduce(CLI::App& app, ReduceArgs& a) {
-  auto* cmd = app.add_subcommand("reduce", "Run the parallel-reduction ladder (reduce0 ... reduce9, course steps, cub, cpu)");
-  add_variant_option(cmd, a.opts.variants, "reduce");
-  cmd->add_option("-n,--n", a.n, "Elements to reduce: 4194304, 4M, 2^22, 1G, a comma-separated list, or 2^16:2^30")
-      ->capture_default_str();
-  add_dtype_option(cmd, a.dtype);
-  cmd->add_option("--op", a.op, "Reduction operator")->check(CLI::IsMember(reduce::op_names()))->capture_default_str();
-  cmd->add_option("--block", a.opts.block, "Threads per block: a power of two from 32 to 1024")->capture_default_str();
-  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
-}
-
-struct GemmArgs {
-  gemm::Options opts;
-  std::string m = "4096", n = "4096", k = "4096";
-  OutputArgs out;
-};
-
-void add_gemm(CLI::App& app, GemmArgs& a) {
-  auto* cmd = app.add_subcommand("gemm", "Run the matrix-multiplication ladder (naive ... tensor cores, cuBLAS)");
-  add_variant_option(cmd, a.opts.variants, "gemm");
-  cmd->add_option("--m", a.m, "Rows of A and C")->capture_default_str();
-  cmd->add_option("--n", a.n, "Columns of B and C")->capture_default_str();
-  cmd->add_option("--k", a.k, "Columns of A, rows of B")->capture_default_str();
-  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
-}
-
-struct ScanArgs {
-  scan::Options opts;
-  std::string n = "2^28", dtype = "int32", kind = "inclusive";
-  OutputArgs out;
-};
-
-void add_scan(CLI::App& app, ScanArgs& a) {
-  auto* cmd = app.add_subcommand("scan", "Run the prefix-sum ladder (Kogge-Stone ... decoupled look-back, cub, cpu)");
-  add_variant_option(cmd, a.opts.variants, "scan");
-  cmd->add_option("-n,--n", a.n, "Elements to scan: 4194304, 4M, 2^22, a comma-separated list, or 2^16:2^30")
-      ->capture_default_str();
-  add_dtype_option(cmd, a.dtype);
-  cmd->add_option("--kind", a.kind, "inclusive (out[i] includes in[i]) or exclusive")
-      ->check(CLI::IsMember(scan::kind_names()))
-      ->capture_default_str();
-  add_run_options(cmd, a.opts.device, a.opts.seed, a.opts.measure, a.out);
-}
-
-std::vector<PlannedRun> plan_scan(ScanArgs& a) {
-  const std::vector<std::int64_t> sizes = sizes_of("--n", a.n);
-  a.opts.dtype = reduce::dtype_named(a.dtype);
-  a.opts.kind = scan::kind_named(a.kind);
-  scan::select_steps(a.opts.variants);  // unknown names fail before any work
-  return scan::plan_sizes(a.opts, sizes);
-}
-
-// One run per m x n x k; each flag takes a size, a list or a sweep.
-std::vector<PlannedRun> plan_gemm(GemmArgs& a) {
-  const auto ms = sizes_of("--m", a.m), ns = sizes_of("--n", a.n), ks = sizes_of("--k", a.k);
-  gemm::select_steps(a.opts.variants);
-  return gemm::plan_sizes(a.opts, ms, ns, ks);
+// One request per point of the axes' cross product; unknown steps fail first.
+std::vector<RunRequest> plan(const PatternArgs& a) {
+  select_steps(*a.pattern, a.request.variants);
+  std::map<std::string, std::vector<Point>> values;
+  for (const Axis& axis : a.pattern->axes)
+    values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
+  return cross_product(a.request, values);
 }
 
 // Runs everything planned, prints one table per parameter set, writes the
 // files; exit 1 when any result failed verification.
-int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
+int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
                    bool progress, std::ostream& out, std::ostream& err) {
   if (!o.json_path.empty()) check_writable(o.json_path);
   if (!o.csv_path.empty()) check_writable(o.csv_path);
-  for (const auto& r : runs) r.check();  // every run fits before the first starts
+  for (const auto& r : runs) check(r);  // every run fits before the first starts
   RunReport report;
   report.config = std::move(config);
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), runs[i].description) << std::flush;
-    append(report, runs[i].run());
+    if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i])) << std::flush;
+    append(report, run(runs[i], err));
   }
   out << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
   std::vector<std::pair<std::string, std::string>> files;
@@ -171,14 +117,6 @@ int run_and_report(const std::vector<PlannedRun>& runs, const OutputArgs& o, std
   for (const auto& r : report.results)
     if (!r.verified) return kExitVerifyFailed;
   return kExitOk;
-}
-
-std::vector<PlannedRun> plan_reduce(ReduceArgs& a) {
-  const std::vector<std::int64_t> sizes = sizes_of("--n", a.n);
-  a.opts.dtype = reduce::dtype_named(a.dtype);
-  a.opts.op = reduce::op_named(a.op);
-  reduce::select_steps(a.opts.variants);  // unknown names fail before any work
-  return reduce::plan_sizes(a.opts, sizes);
 }
 
 struct CompareArgs {
@@ -217,23 +155,19 @@ int run_compare(CompareArgs& a, std::ostream& out) {
   return compare::exit_code(c);
 }
 
-int run_list(const std::string& pattern, std::ostream& out) {
-  if (!pattern.empty() && std::find(kPatterns.begin(), kPatterns.end(), pattern) == kPatterns.end())
-    throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", pattern, fmt::join(kPatterns, ", ")));
-  if (pattern.empty() || pattern == "reduce") {
-    out << "reduce: parallel reduction of n elements to one value\n";
-    for (const auto& s : reduce::ladder())
-      out << fmt::format("  {:<18}  {:<11}  {}\n", s.name, reduce::ladder_name(s.ladder), s.summary);
-  }
-  if (pattern.empty() || pattern == "gemm") {
-    out << "gemm: C = A * B, row-major float matrices\n";
-    for (const auto& s : gemm::ladder())
-      out << fmt::format("  {:<18}  {:<11}  {}\n", s.name, gemm::ladder_name(s.ladder), s.summary);
-  }
-  if (pattern.empty() || pattern == "scan") {
-    out << "scan: prefix sum (inclusive or exclusive) of n elements\n";
-    for (const auto& s : scan::ladder())
-      out << fmt::format("  {:<26}  {:<11}  {}\n", s.name, scan::ladder_name(s.ladder), s.summary);
+int run_list(const Registry& patterns, const std::string& name, std::ostream& out) {
+  if (!name.empty() && !patterns.find(name))
+    throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", name, fmt::join(patterns.names(), ", ")));
+  for (const Pattern* p : patterns.patterns) {
+    if (!name.empty() && p->name != name) continue;
+    out << p->name << ": " << p->title << "\n";
+    std::size_t width = 0, ladder_width = 0;
+    for (const StepInfo& s : p->steps) {
+      width = std::max(width, s.name.size());
+      ladder_width = std::max(ladder_width, s.ladder.size());
+    }
+    for (const StepInfo& s : p->steps)
+      out << fmt::format("  {:<{}}  {:<{}}  {}\n", s.name, width, s.ladder, ladder_width, s.summary);
   }
   return kExitOk;
 }
@@ -256,17 +190,18 @@ int run_info(int device, std::ostream& out) {
 
 }  // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool progress) {
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Registry& patterns,
+            bool progress) {
   CLI::App app{"gpubench: the classic GPU optimization ladders, verified and measured"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   app.require_subcommand(1);
 
-  ReduceArgs reduce_args;
-  add_reduce(app, reduce_args);
-  GemmArgs gemm_args;
-  add_gemm(app, gemm_args);
-  ScanArgs scan_args;
-  add_scan(app, scan_args);
+  std::list<PatternArgs> pattern_args;  // stable addresses: CLI11 writes into them
+  for (const Pattern* p : patterns.patterns) {
+    pattern_args.emplace_back();
+    pattern_args.back().pattern = p;
+    add_pattern(app, pattern_args.back());
+  }
   std::string list_pattern;
   app.add_subcommand("list", "List patterns and their ladder steps")
       ->add_option("pattern", list_pattern, "Only this pattern");
@@ -309,21 +244,20 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       throw UsageError(std::string(e.what()) + " (see gpubench --help)");
     }
     const std::string cmd = app.get_subcommands().front()->get_name();
-    if (cmd == "reduce") return run_and_report(plan_reduce(reduce_args), reduce_args.out, std::nullopt, progress, out, err);
-    if (cmd == "gemm") return run_and_report(plan_gemm(gemm_args), gemm_args.out, std::nullopt, progress, out, err);
-    if (cmd == "scan") return run_and_report(plan_scan(scan_args), scan_args.out, std::nullopt, progress, out, err);
+    for (const PatternArgs& a : pattern_args)
+      if (cmd == a.pattern->name) return run_and_report(plan(a), a.out, std::nullopt, progress, out, err);
     if (cmd == "run") {
       const nlohmann::json doc = config::load_json_file(config_path);
-      std::vector<PlannedRun> runs;
+      std::vector<RunRequest> runs;
       try {
-        runs = config::plan(doc);
+        runs = config::plan(doc, patterns);
       } catch (const UsageError& e) {
         throw UsageError(config_path + ": " + e.what());
       }
       return run_and_report(runs, run_out, doc, progress, out, err);
     }
     if (cmd == "compare") return run_compare(cmp, out);
-    if (cmd == "list") return run_list(list_pattern, out);
+    if (cmd == "list") return run_list(patterns, list_pattern, out);
     return run_info(info_device, out);
   } catch (const UsageError& e) {
     err << "gpubench: error: " << e.what() << "\n";

@@ -18,8 +18,13 @@ std::string key(const BenchResult& r) {
 
 std::string device_name(const RunReport& r) { return r.device ? r.device->name : "no GPU"; }
 
-// The throughput a pattern is judged by: GFLOP/s where the result has it.
-double throughput(const BenchResult& r) { return r.gflops ? *r.gflops : r.gbps; }
+// The throughput a result is judged by: its primary metric.
+double throughput(const BenchResult& r) { return r.primary_value().value_or(0.0); }
+
+std::string unit_of(const BenchResult& r) {
+  const Metric* m = r.metric(r.primary);
+  return m ? m->unit : "";
+}
 
 Verdict judge(const BenchResult& fresh, const Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
@@ -57,7 +62,7 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
       c.only_in_new.push_back(key(n));
       continue;
     }
-    Row row{n.pattern, n.variant, n.params, n.hot, n.gflops ? "GFLOP/s" : "GB/s", throughput(*b), throughput(n)};
+    Row row{n.pattern, n.variant, n.params, n.hot, unit_of(n), throughput(*b), throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
     row.verdict = judge(n, row, o);

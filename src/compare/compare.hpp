@@ -26,7 +26,7 @@ struct Row {
   std::string pattern, variant;
   nlohmann::json params;
   bool hot = false;
-  std::string unit;  // "GB/s", or "GFLOP/s" for patterns measured by arithmetic
+  std::string unit;  // of the results' primary metric: "GB/s", "TFLOP/s"
   double base = 0, fresh = 0;  // throughput in `unit`
   double change = 0;  // new / base throughput - 1, from the medians
   double p_value = 1;

@@ -1,40 +1,54 @@
 #include "src/config/config.hpp"
 
 #include <fstream>
-#include <map>
 
 #include <fmt/format.h>
 
 #include "src/config/json_fields.hpp"
 #include "src/detail/errors.hpp"
-#include "src/patterns/gemm/gemm_bench.hpp"
-#include "src/patterns/reduce/reduce_config.hpp"
-#include "src/patterns/scan/scan_bench.hpp"
 
 namespace gpubench::config {
 namespace {
 
-using Planner = std::vector<PlannedRun> (*)(const Benchmark&);
+// Parameters every pattern takes besides its axes.
+const std::vector<std::string> kCommonParams = {"seed", "device"};
 
-const std::map<std::string, Planner>& planners() {
-  static const std::map<std::string, Planner> p = {{"gemm", &gemm::plan_from_config},
-                                                    {"reduce", &reduce::plan_from_config},
-                                                    {"scan", &scan::plan_from_config}};
-  return p;
-}
+// One benchmark's requests: its params over the defaults' params, key by
+// key, each parsed by its axis and named by the path where it was written.
+std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
+                                       const MeasureOptions& measure) {
+  std::vector<std::string> keys;
+  for (const Axis& a : p.axes) keys.push_back(a.name);
+  keys.insert(keys.end(), kCommonParams.begin(), kCommonParams.end());
+  const json own = b.value("params", json::object());
+  check_keys(own, keys, path + ".params");
+  const json shared = defaults.value("params", json::object());
+  check_keys(shared, keys, "defaults.params");
+  auto param = [&](const std::string& key, std::string& where) -> const json* {
+    if (own.contains(key)) return where = path + ".params." + key, &own.at(key);
+    if (shared.contains(key)) return where = "defaults.params." + key, &shared.at(key);
+    return nullptr;
+  };
 
-// Benchmark-level params override the defaults' key by key; each keeps the
-// path where it was written, for error messages.
-void merge_params(Benchmark& b, const json& defaults, const json& own) {
-  b.params = json::object();
-  for (const auto& [key, value] : defaults.items()) {
-    b.params[key] = value;
-    b.param_paths[key] = "defaults.params." + key;
+  RunRequest base;
+  base.pattern = &p;
+  base.measure = measure;
+  std::string where;
+  const std::string variants_path = b.contains("variants") ? path + ".variants" : "defaults.variants";
+  base.variants = variant_list(b.contains("variants") ? b.at("variants") : defaults.value("variants", json("all")),
+                               variants_path);
+  try {
+    select_steps(p, base.variants);
+  } catch (const UsageError& e) {
+    fail(variants_path, e.what());
   }
-  for (const auto& [key, value] : own.items()) {
-    b.params[key] = value;
-    b.param_paths[key] = b.path + ".params." + key;
-  }
+  base.point["seed"] = 42;
+  if (const json* v = param("seed", where)) base.point["seed"] = integer(*v, where, 0, INT64_MAX);
+  if (const json* v = param("device", where)) base.device = int(integer(*v, where, 0, 1023));
+  std::map<std::string, std::vector<Point>> values;
+  for (const Axis& a : p.axes)
+    if (const json* v = param(a.name, where)) values[a.name] = values_from_json(a, *v, where);
+  return cross_product(base, values);
 }
 
 }  // namespace
@@ -49,36 +63,30 @@ json load_json_file(const std::string& path) {
   }
 }
 
-std::vector<PlannedRun> plan(const json& config) {
+std::vector<RunRequest> plan(const json& config, const Registry& patterns) {
   check_keys(config, {"name", "description", "defaults", "benchmarks"}, "");
-  json defaults = config.value("defaults", json::object());
+  const json defaults = config.value("defaults", json::object());
   check_keys(defaults, {"variants", "params", "measure"}, "defaults");
   if (defaults.contains("params")) require_object(defaults["params"], "defaults.params");
-  const MeasureOptions base = measure(defaults.value("measure", json::object()), "defaults.measure", {});
+  const json shared_measure = defaults.value("measure", json::object());
 
   if (!config.contains("benchmarks")) fail("benchmarks", "missing");
   const json& list = config.at("benchmarks");
   if (!list.is_array() || list.empty()) fail_got("benchmarks", "a non-empty list", list);
 
-  std::vector<PlannedRun> runs;
+  std::vector<RunRequest> runs;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = fmt::format("benchmarks[{}]", i);
     const json& b = list[i];
     check_keys(b, {"pattern", "variants", "params", "measure"}, path);
     if (!b.contains("pattern")) fail(path + ".pattern", "missing");
-    const auto it = planners().find(b["pattern"].is_string() ? b["pattern"].get<std::string>() : "");
-    if (it == planners().end()) {
-      std::vector<std::string> valid;
-      for (const auto& [name, planner] : planners()) valid.push_back(name);
-      fail_got(path + ".pattern", fmt::format("one of {}", fmt::join(valid, ", ")), b["pattern"]);
-    }
-    Benchmark bench;
-    bench.path = path;
-    bench.variants = b.contains("variants") ? b["variants"] : defaults.value("variants", json("all"));
+    const Pattern* p = patterns.find(b["pattern"].is_string() ? b["pattern"].get<std::string>() : "");
+    if (!p) fail_got(path + ".pattern", fmt::format("one of {}", fmt::join(patterns.names(), ", ")), b["pattern"]);
     if (b.contains("params")) require_object(b["params"], path + ".params");
-    merge_params(bench, defaults.value("params", json::object()), b.value("params", json::object()));
-    bench.measure = measure(b.value("measure", json::object()), path + ".measure", base);
-    for (auto& r : it->second(bench)) runs.push_back(std::move(r));
+    const MeasureOptions m =
+        measure(b.value("measure", json::object()), path + ".measure",
+                measure(shared_measure, "defaults.measure", p->measure));
+    for (auto& r : plan_benchmark(*p, defaults, b, path, m)) runs.push_back(std::move(r));
   }
   return runs;
 }

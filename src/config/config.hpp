@@ -8,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/patterns/planned_run.hpp"
+#include "src/core/registry.hpp"
+#include "src/core/runner.hpp"
 
 namespace gpubench::config {
 
@@ -16,9 +17,9 @@ namespace gpubench::config {
 // error, the byte where parsing stopped.
 nlohmann::json load_json_file(const std::string& path);
 
-// Validates the whole config and expands every benchmark into the cross
-// product of its parameter lists. Nothing runs here: any error is a
-// UsageError naming the JSON path, before the first run.
-std::vector<PlannedRun> plan(const nlohmann::json& config);
+// Validates the whole config against the patterns' axes and steps and
+// expands every benchmark into the cross product of its parameter lists.
+// Nothing runs here: any error is a UsageError naming the JSON path.
+std::vector<RunRequest> plan(const nlohmann::json& config, const Registry& patterns);
 
 }  // namespace gpubench::config

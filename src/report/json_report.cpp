@@ -16,12 +16,22 @@ json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+json to_json(const Metric& m) {
+  json j = {{"name", m.name}, {"label", m.label}, {"unit", m.unit}, {"value", optional_json(m.value)},
+            {"digits", m.digits}};
+  if (!m.of.empty()) j["of"] = m.of;
+  return j;
+}
+
 json to_json(const BenchResult& r) {
+  json metrics = json::array();
+  for (const Metric& m : r.metrics) metrics.push_back(to_json(m));
   return {{"pattern", r.pattern},
           {"variant", r.variant},
           {"ladder", r.ladder},
+          {"continues", r.continues.empty() ? json(nullptr) : json(r.continues)},
           {"summary", r.summary},
-          {"precision", r.precision.empty() ? json(nullptr) : json(r.precision)},
+          {"tags", r.tags},
           {"where", r.on_device ? "device" : "host"},
           {"params", r.params},
           {"measure", r.measure},
@@ -31,15 +41,8 @@ json to_json(const BenchResult& r) {
           {"max_ms", r.stats.max_ms},
           {"mean_ms", r.stats.mean_ms},
           {"noise", r.stats.noise},
-          {"bytes", r.bytes},
-          {"gbps", r.gbps},
-          {"pct_of_peak", optional_json(r.pct_of_peak)},
-          {"pct_of_copy", optional_json(r.pct_of_copy)},
-          {"gflops", optional_json(r.gflops)},
-          {"adds_per_element", optional_json(r.adds_per_element)},
-          {"pct_of_library", optional_json(r.pct_of_library)},
-          {"pct_of_fp32_peak", optional_json(r.pct_of_fp32_peak)},
-          {"resources", r.resources},
+          {"primary", r.primary},
+          {"metrics", metrics},
           {"verified", r.verified},
           {"error", optional_json(r.error)},
           {"l2", r.hot ? "hot" : "flushed"}};
@@ -81,13 +84,13 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   return d;
 }
 
-BenchResult result_from_json(const json& j, const std::string& where) {
+// What results of both versions share.
+BenchResult common_fields(const json& j, const std::string& where) {
   BenchResult r;
   r.pattern = field<std::string>(j, "pattern", where);
   r.variant = field<std::string>(j, "variant", where);
   r.ladder = field<std::string>(j, "ladder", where);
   r.summary = field<std::string>(j, "summary", where);
-  if (j.contains("precision") && !j.at("precision").is_null()) r.precision = field<std::string>(j, "precision", where);
   r.on_device = field<std::string>(j, "where", where) == "device";
   r.params = field<json>(j, "params", where);
   if (j.contains("measure")) r.measure = j.at("measure");
@@ -97,19 +100,49 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.stats.max_ms = field<double>(j, "max_ms", where);
   r.stats.mean_ms = field<double>(j, "mean_ms", where);
   r.stats.noise = field<double>(j, "noise", where);
-  r.bytes = field<double>(j, "bytes", where);
-  r.gbps = field<double>(j, "gbps", where);
-  r.pct_of_peak = optional_field<double>(j, "pct_of_peak", where);
-  r.pct_of_copy = optional_field<double>(j, "pct_of_copy", where);
-  // Fields added after the first results were written: absent means null.
-  for (auto [key, dst] : {std::pair{"gflops", &r.gflops}, std::pair{"pct_of_library", &r.pct_of_library},
-                          std::pair{"pct_of_fp32_peak", &r.pct_of_fp32_peak},
-                          std::pair{"adds_per_element", &r.adds_per_element}})
-    if (j.contains(key)) *dst = optional_field<double>(j, key, where);
-  if (j.contains("resources")) r.resources = j.at("resources");
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
+  return r;
+}
+
+BenchResult result_from_json(const json& j, const std::string& where) {
+  BenchResult r = common_fields(j, where);
+  if (const auto c = optional_field<std::string>(j, "continues", where)) r.continues = *c;
+  r.tags = field<json>(j, "tags", where);
+  r.primary = field<std::string>(j, "primary", where);
+  const json metrics = field<json>(j, "metrics", where);
+  if (!metrics.is_array()) throw UsageError(where + "/metrics: wrong type (expected array)");
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const std::string at = fmt::format("{}/metrics/{}", where, i);
+    const json& m = metrics[i];
+    r.metrics.push_back({field<std::string>(m, "name", at), field<std::string>(m, "label", at),
+                         field<std::string>(m, "unit", at), optional_field<double>(m, "value", at),
+                         field<int>(m, "digits", at), m.contains("of") ? field<std::string>(m, "of", at) : ""});
+  }
+  return r;
+}
+
+// Version 1 kept each metric in a field of its own; they become the metrics
+// version 2 would have written, GFLOP/s as TFLOP/s.
+BenchResult result_from_v1(const json& j, const std::string& where) {
+  BenchResult r = common_fields(j, where);
+  if (j.contains("precision") && !j.at("precision").is_null())
+    r.tags["precision"] = field<std::string>(j, "precision", where);
+  auto value = [&](const char* key) { return j.contains(key) ? optional_field<double>(j, key, where) : std::nullopt; };
+  if (const auto gflops = value("gflops")) {
+    r.primary = "tflops";
+    r.metrics.push_back({"tflops", "TFLOP/s", "TFLOP/s", *gflops / 1e3, 2});
+    r.metrics.push_back({"pct_of_library", "% lib", "%", value("pct_of_library"), 1});
+    r.metrics.push_back({"pct_of_fp32_peak", "% fp32", "%", value("pct_of_fp32_peak"), 1});
+  } else {
+    r.primary = "gbps";
+    r.metrics.push_back({"gbps", "GB/s", "GB/s", field<double>(j, "gbps", where), 1});
+    r.metrics.push_back({"pct_of_peak", "% peak", "%", value("pct_of_peak"), 1});
+    r.metrics.push_back({"pct_of_copy", "% copy", "%", value("pct_of_copy"), 1});
+  }
+  if (j.contains("adds_per_element") && !j.at("adds_per_element").is_null())
+    r.metrics.push_back({"adds_per_element", "adds/elem", "", value("adds_per_element"), 2});
   return r;
 }
 
@@ -137,6 +170,7 @@ json to_json(const RunReport& report) {
     l2.insert(r.hot ? "hot" : "flushed");
   }
   json doc = {{"schema_version", kSchemaVersion},
+              {"kind", "results"},
               {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
               {"device", report.device ? to_json(*report.device) : json(nullptr)},
               {"l2", l2.size() == 1 ? *l2.begin() : "mixed"},
@@ -146,9 +180,12 @@ json to_json(const RunReport& report) {
 }
 
 RunReport report_from_json(const json& doc) {
+  if (doc.is_object() && doc.value("kind", "") == "comparison")
+    throw UsageError("this is a comparison (gpubench compare --json), not a results file");
   const int version = field<int>(doc, "schema_version", "");
-  if (version != kSchemaVersion)
-    throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads {})", version, kSchemaVersion));
+  if (version != 1 && version != kSchemaVersion)
+    throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads 1 and {})", version,
+                                 kSchemaVersion));
   RunReport report;
   if (!doc.contains("device") || !doc.at("device").is_null())
     report.device = device_from_json(field<json>(doc, "device", ""), "/device");
@@ -157,7 +194,8 @@ RunReport report_from_json(const json& doc) {
   const json results = field<json>(doc, "results", "");
   if (!results.is_array()) throw UsageError("/results: wrong type (expected array)");
   for (std::size_t i = 0; i < results.size(); ++i) {
-    report.results.push_back(result_from_json(results[i], fmt::format("/results/{}", i)));
+    const std::string where = fmt::format("/results/{}", i);
+    report.results.push_back(version == 1 ? result_from_v1(results[i], where) : result_from_json(results[i], where));
     if (!results[i].contains("l2")) report.results.back().hot = hot;
   }
   if (doc.contains("config")) report.config = doc.at("config");

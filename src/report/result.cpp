@@ -5,20 +5,25 @@ namespace {
 
 bool timed(const BenchResult& r) { return !r.samples_ms.empty() && r.stats.median_ms > 0; }
 
-// Ladders that continue another for step speedups: the modern reduction steps
-// follow the slides', the tensor-core rung follows the CUDA-core ladder.
-std::string chain(const std::string& ladder) {
-  if (ladder == "modern") return "slides";
-  if (ladder == "tensor-core") return "cuda-core";
-  return ladder;
-}
+const std::string& chain(const BenchResult& r) { return r.continues.empty() ? r.ladder : r.continues; }
 
 }  // namespace
+
+const Metric* BenchResult::metric(const std::string& name) const {
+  for (const Metric& m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::optional<double> BenchResult::primary_value() const {
+  const Metric* m = metric(primary);
+  return m ? m->value : std::nullopt;
+}
 
 std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size_t i) {
   if (rs[i].ladder == "baseline" || !timed(rs[i])) return std::nullopt;
   for (std::size_t j = i; j-- > group_start(rs, i);) {
-    if (chain(rs[j].ladder) != chain(rs[i].ladder)) continue;
+    if (chain(rs[j]) != chain(rs[i])) continue;
     if (!timed(rs[j])) return std::nullopt;
     return rs[j].stats.median_ms / rs[i].stats.median_ms;
   }
@@ -37,7 +42,8 @@ void append(RunReport& into, RunReport&& more) {
 }
 
 std::size_t group_start(const std::vector<BenchResult>& rs, std::size_t i) {
-  while (i > 0 && rs[i - 1].params == rs[i].params && rs[i - 1].hot == rs[i].hot) --i;
+  while (i > 0 && rs[i - 1].pattern == rs[i].pattern && rs[i - 1].params == rs[i].params && rs[i - 1].hot == rs[i].hot)
+    --i;
   return i;
 }
 

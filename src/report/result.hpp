@@ -13,29 +13,42 @@
 
 namespace gpubench {
 
+// One measured or derived quantity of a result, printed as a table column.
+struct Metric {
+  Metric(std::string name_, std::string label_, std::string unit_, std::optional<double> value_, int digits_ = 1,
+         std::string of_ = "")
+      : name(std::move(name_)), label(std::move(label_)), unit(std::move(unit_)), value(value_), digits(digits_),
+        of(std::move(of_)) {}
+
+  std::string name;             // stable key for readers: "gbps", "tflops", "pct_of_copy"
+  std::string label;            // column header: "GB/s", "% copy"
+  std::string unit;             // "GB/s", "TFLOP/s", "%", "" for counts
+  std::optional<double> value;  // absent where it does not apply to the row ("-")
+  int digits = 1;               // decimals in tables
+  std::string of;               // a percentage of another row's primary metric: that row's variant
+};
+
 struct BenchResult {
-  std::string pattern;  // "reduce", "gemm", "scan"
-  std::string variant;  // "reduce3"
-  std::string ladder;   // "slides", "modern", "course", "baseline"
-  std::string summary;  // what the step changes
-  std::string precision;  // gemm: "fp32", "tf32" or "bf16" inside the multiply; empty for patterns without one
+  std::string pattern;    // the pattern's name
+  std::string variant;    // the step's name
+  std::string ladder;     // the ladder the step belongs to; "baseline" for libraries and the CPU
+  std::string continues;  // the ladder whose steps this ladder continues for step speedups, or empty
+  std::string summary;    // what the step changes
+  nlohmann::json tags = nlohmann::json::object();  // labels of the step, e.g. {"precision": "fp32"}
   bool on_device = true;
-  nlohmann::json params;   // n, dtype, op, block, seed
+  nlohmann::json params;   // the point: every axis's value, and the seed
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
   std::vector<double> samples_ms;
   Stats stats;
-  double bytes = 0;  // bytes that must move: reduce reads the input once, scan also writes as much
-  double gbps = 0;   // bytes / median time
-  std::optional<double> pct_of_peak;  // of the theoretical DRAM bandwidth (device rows)
-  std::optional<double> pct_of_copy;  // of the measured copy bandwidth (device rows)
-  std::optional<double> gflops;            // arithmetic the problem needs / median time (gemm)
-  std::optional<double> pct_of_library;    // of the library baseline in the same precision (gemm)
-  std::optional<double> pct_of_fp32_peak;  // of the GPU's FP32 CUDA-core peak (gemm)
-  nlohmann::json resources;                // registers, shared_bytes, local_bytes of the main kernel, or null
-  std::optional<double> adds_per_element;  // operator applications per element the algorithm does (scan)
+  std::string primary;          // the metric tables lead with and compare and plots judge by
+  std::vector<Metric> metrics;  // in column order
   bool verified = false;
   std::optional<std::string> error;  // why verification failed or the run broke
   bool hot = false;                  // the L2 was left warm between samples (--hot)
+
+  const Metric* metric(const std::string& name) const;
+  // The primary metric's value, absent when it has none.
+  std::optional<double> primary_value() const;
 };
 
 struct RunReport {
@@ -53,9 +66,9 @@ inline nlohmann::json measure_settings(const MeasureOptions& m) {
 void append(RunReport& into, RunReport&& more);
 
 // Results with equal params form a group (one table). Within its group, the
-// speedup of result i over the previous step of its ladder (step; the modern
-// steps continue the slides' ladder) and over the group's first result
-// (total); empty where there is none or either run failed.
+// speedup of result i over the previous step of its ladder (step; a ladder
+// that continues another follows that one's steps) and over the group's
+// first result (total); empty where there is none or either run failed.
 std::optional<double> step_speedup(const std::vector<BenchResult>& rs, std::size_t i);
 std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::size_t i);
 

@@ -10,70 +10,72 @@
 namespace gpubench {
 namespace {
 
-// The columns of a group: throughput columns differ by pattern.
-struct Layout {
-  Cells header;
-  std::vector<bool> left;
-};
-
-const Layout kBandwidth = {
-    {"variant", "step", "median", "GB/s", "% peak", "% copy", "step x", "total x", "noise", "check"},
-    {true, true, false, false, false, false, false, false, false, false}};
-const Layout kArithmetic = {{"variant", "step", "prec", "median", "TFLOP/s", "% lib", "% fp32", "step x", "total x",
-                             "regs", "smem", "local", "noise", "check"},
-                            {true, true, true, false, false, false, false, false, false, false, false, false, false,
-                             false}};
-
-const Layout kScan = {
-    {"variant", "step", "median", "GB/s", "% peak", "% copy", "adds/elem", "step x", "total x", "noise", "check"},
-    {true, true, false, false, false, false, false, false, false, false, false}};
-
-const Layout& layout_of(const RunReport& report, std::size_t i) {
-  const BenchResult& r = report.results[i];
-  if (r.gflops) return kArithmetic;
-  return r.pattern == "scan" ? kScan : kBandwidth;
-}
-
 std::string opt_fmt(const std::optional<double>& v, const char* f) {
   return v ? fmt::format(fmt::runtime(f), *v) : "-";
 }
 
-std::string resource(const BenchResult& r, const char* key) {
-  return r.resources.is_object() ? std::to_string(r.resources.at(key).get<int>()) : "-";
+std::string metric_cell(const Metric* m) {
+  if (!m || !m->value) return "-";
+  return fmt::format("{:.{}f}{}", *m->value, m->digits, m->unit == "%" ? "%" : "");
 }
 
-// Rows of results [begin, end).
-std::vector<Cells> rows(const RunReport& report, std::size_t begin, std::size_t end) {
-  std::vector<Cells> out;
+// A group's columns: its rows' tags and metrics, each in the order first seen.
+struct Layout {
+  std::vector<std::string> tags;
+  std::vector<const Metric*> metrics;  // one per metric name, for its label
+};
+
+Layout layout_of(const std::vector<BenchResult>& rs, std::size_t begin, std::size_t end) {
+  Layout l;
+  for (std::size_t i = begin; i < end; ++i) {
+    for (const auto& [key, value] : rs[i].tags.items())
+      if (std::find(l.tags.begin(), l.tags.end(), key) == l.tags.end()) l.tags.push_back(key);
+    for (const Metric& m : rs[i].metrics)
+      if (std::none_of(l.metrics.begin(), l.metrics.end(), [&](const Metric* x) { return x->name == m.name; }))
+        l.metrics.push_back(&m);
+  }
+  return l;
+}
+
+std::string text_of(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// The header, which columns are text, and the rows of results [begin, end).
+struct Table {
+  Cells header;
+  std::vector<bool> left;
+  std::vector<Cells> rows;
+};
+
+Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
   const auto& rs = report.results;
+  const Layout l = layout_of(rs, begin, end);
+  Table t;
+  t.header = {"variant", "step"};
+  t.header.insert(t.header.end(), l.tags.begin(), l.tags.end());
+  t.header.push_back("median");
+  for (const Metric* m : l.metrics) t.header.push_back(m->label);
+  for (const char* h : {"step x", "total x", "noise", "check"}) t.header.push_back(h);
+  t.left.assign(t.header.size(), false);
+  std::fill(t.left.begin(), t.left.begin() + 2 + long(l.tags.size()), true);
   for (std::size_t i = begin; i < end; ++i) {
     const BenchResult& r = rs[i];
     const bool timed = !r.samples_ms.empty();
-    const std::string median = timed ? format_time(r.stats.median_ms) : "-";
-    const std::string noise = timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-";
-    const std::string step = opt_fmt(step_speedup(rs, i), "{:.2f}x"), total = opt_fmt(total_speedup(rs, i), "{:.2f}x");
-    const std::string check = r.verified ? "PASS" : "FAIL";
-    if (r.gflops) {
-      out.push_back({r.variant, r.summary, r.precision, median, fmt::format("{:.2f}", *r.gflops / 1000),
-                     opt_fmt(r.pct_of_library, "{:.1f}%"), opt_fmt(r.pct_of_fp32_peak, "{:.1f}%"), step, total,
-                     resource(r, "registers"), resource(r, "shared_bytes"), resource(r, "local_bytes"), noise, check});
-    } else if (r.pattern == "scan") {
-      out.push_back({r.variant, r.summary, median, timed ? fmt::format("{:.1f}", r.gbps) : "-",
-                     opt_fmt(r.pct_of_peak, "{:.1f}%"), opt_fmt(r.pct_of_copy, "{:.1f}%"),
-                     opt_fmt(r.adds_per_element, "{:.2f}"), step, total, noise, check});
-    } else {
-      out.push_back({r.variant, r.summary, median, timed ? fmt::format("{:.1f}", r.gbps) : "-",
-                     opt_fmt(r.pct_of_peak, "{:.1f}%"), opt_fmt(r.pct_of_copy, "{:.1f}%"), step, total, noise, check});
-    }
+    Cells row = {r.variant, r.summary};
+    for (const std::string& tag : l.tags) row.push_back(r.tags.contains(tag) ? text_of(r.tags.at(tag)) : "-");
+    row.push_back(timed ? format_time(r.stats.median_ms) : "-");
+    for (const Metric* m : l.metrics) row.push_back(timed ? metric_cell(r.metric(m->name)) : "-");
+    row.push_back(opt_fmt(step_speedup(rs, i), "{:.2f}x"));
+    row.push_back(opt_fmt(total_speedup(rs, i), "{:.2f}x"));
+    row.push_back(timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-");
+    row.push_back(r.verified ? "PASS" : "FAIL");
+    t.rows.push_back(std::move(row));
   }
-  return out;
+  return t;
 }
 
-std::string params_line(const RunReport& report, std::size_t i) {
-  const BenchResult& r = report.results[i];
+std::string params_line(const BenchResult& r) {
   std::string params;
-  for (const auto& [key, value] : r.params.items())
-    params += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>() : value.dump());
+  for (const auto& [key, value] : r.params.items()) params += fmt::format(" {}={}", key, text_of(value));
   return fmt::format("{}{} L2={}", r.pattern, params, r.hot ? "hot" : "flushed");
 }
 
@@ -111,8 +113,8 @@ std::string format_table(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const Layout& l = layout_of(report, begin);
-    out += "\n" + params_line(report, begin) + "\n" + text_columns(l.header, rows(report, begin, end), l.left, true);
+    const Table t = table_of(report, begin, end);
+    out += "\n" + params_line(report.results[begin]) + "\n" + text_columns(t.header, t.rows, t.left, true);
   });
   return out + failures(report);
 }
@@ -121,8 +123,8 @@ std::string format_markdown(const RunReport& report) {
   std::string out;
   if (report.device) out += format_device_line(*report.device) + "\n";
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const Layout& l = layout_of(report, begin);
-    out += "\n" + params_line(report, begin) + "\n\n" + markdown_columns(l.header, rows(report, begin, end), l.left);
+    const Table t = table_of(report, begin, end);
+    out += "\n" + params_line(report.results[begin]) + "\n\n" + markdown_columns(t.header, t.rows, t.left);
   });
   return out + failures(report);
 }

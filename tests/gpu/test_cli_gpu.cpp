@@ -16,7 +16,7 @@ int cli(std::initializer_list<const char*> args, std::string& out, std::string& 
   std::vector<const char*> argv{"gpubench"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::ostringstream o, e;
-  const int rc = gpubench::run_cli(int(argv.size()), argv.data(), o, e);
+  const int rc = gpubench::run_cli(int(argv.size()), argv.data(), o, e, gpubench::builtin_patterns());
   out = o.str();
   err = e.str();
   return rc;

@@ -7,7 +7,10 @@
 #include <tuple>
 #include <vector>
 
-#include "src/patterns/gemm/gemm_bench.hpp"
+#include <iostream>
+
+#include "src/core/registry.hpp"
+#include "src/core/runner.hpp"
 
 using namespace gpubench;
 
@@ -21,12 +24,9 @@ TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple si
     sizes.emplace_back(4097, 4097, 4097);
   }
   for (const auto& [m, n, k] : sizes) {
-    gemm::Options o;
-    o.m = m;
-    o.n = n;
-    o.k = k;
-    o.measure = {0, 1, 0.0, 1, false};
-    const RunReport rep = gemm::run(o);
+    const RunRequest req{builtin_patterns().find("gemm"), {{"m", m}, {"n", n}, {"k", k}, {"seed", 42}}, "all", 0,
+                         {0, 1, 0.0, 1, false}};
+    const RunReport rep = run(req, std::cerr);
     for (const auto& r : rep.results) {
       INFO(r.variant << " " << m << "x" << n << "x" << k << ": " << r.error.value_or(""));
       CHECK(r.verified);

@@ -11,8 +11,7 @@
 #include "src/detail/device.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/reduce/host_reduce.hpp"
-#include "src/patterns/reduce/ladder.hpp"
-#include "src/patterns/reduce/reduce_bench.hpp"
+#include "src/patterns/reduce/steps.hpp"
 
 using namespace gpubench;
 using namespace gpubench::reduce;
@@ -33,7 +32,7 @@ std::vector<std::int64_t> sizes() {
 const std::vector<int> kBlocks = {32, 64, 128, 256, 512, 1024};
 
 // An input on the device with its reference, and the step's working buffers.
-struct Fixture {
+struct Case {
   std::int64_t n;
   DType dtype;
   Op op;
@@ -43,7 +42,7 @@ struct Fixture {
 
   std::size_t offset;  // elements between the allocation and the input: > 0 misaligns it
 
-  Fixture(std::int64_t n_, DType t, Op o, std::uint64_t seed, std::size_t offset_ = 0)
+  Case(std::int64_t n_, DType t, Op o, std::uint64_t seed, std::size_t offset_ = 0)
       : n(n_), dtype(t), op(o), offset(offset_) {
     const std::size_t bytes = std::size_t(n) * dtype_size(t);
     std::vector<unsigned char> host(bytes);
@@ -82,9 +81,9 @@ struct Fixture {
   }
 };
 
-std::string describe(const Step& s, const Fixture& f, int block) {
-  return std::string(s.name) + " n=" + std::to_string(f.n) + " dtype=" + to_string(f.dtype) +
-         " op=" + to_string(f.op) + " block=" + std::to_string(block);
+std::string describe(const Step& s, const Case& f, int block) {
+  return std::string(s.name) + " n=" + std::to_string(f.n) + " dtype=" + dtype_name(f.dtype) +
+         " op=" + std::to_string(int(f.op)) + " block=" + std::to_string(block);
 }
 
 }  // namespace
@@ -93,7 +92,7 @@ TEST_CASE("every device step reduces every dtype and operator at awkward sizes a
   for (const auto n : sizes()) {
     for (const DType t : {DType::i32, DType::f32, DType::f64}) {
       for (const Op o : {Op::sum, Op::min, Op::max}) {
-        Fixture f(n, t, o, 1000 + std::uint64_t(n));
+        Case f(n, t, o, 1000 + std::uint64_t(n));
         for (const Step& s : ladder()) {
           if (s.where != Where::device) continue;
           for (const int block : kBlocks) {
@@ -111,7 +110,7 @@ TEST_CASE("every device step reduces inputs that do not start on a 16-byte bound
   for (const std::size_t offset : {1, 2, 3}) {
     for (const std::int64_t n : {1, 2, 5, 33, 1000, 65537}) {
       for (const DType t : {DType::i32, DType::f64}) {
-        Fixture f(n, t, Op::sum, 77 + offset, offset);
+        Case f(n, t, Op::sum, 77 + offset, offset);
         for (const Step& s : ladder()) {
           if (s.where != Where::device) continue;
           const Verdict v = f.check(s, 256);
@@ -131,7 +130,7 @@ TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][lar
     WARN("skipped: the device has too little memory for 2^31 int32 elements");
     return;
   }
-  Fixture f(n, DType::i32, Op::sum, 7);
+  Case f(n, DType::i32, Op::sum, 7);
   for (const Step& s : ladder()) {
     if (s.where != Where::device) continue;
     const Verdict v = f.check(s, 256);

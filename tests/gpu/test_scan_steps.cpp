@@ -9,21 +9,22 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/scan/host_scan.hpp"
-#include "src/patterns/scan/ladder.hpp"
-#include "src/patterns/scan/scan_bench.hpp"
+#include <iostream>
+
+#include "src/core/registry.hpp"
+#include "src/core/runner.hpp"
+#include "src/patterns/scan/steps.hpp"
 
 using namespace gpubench;
 
 namespace {
 
-void check_all(std::int64_t n, scan::DType dtype, scan::Kind kind, const char* variants = "all") {
-  scan::Options o;
-  o.variants = variants;
-  o.n = n;
-  o.dtype = dtype;
-  o.kind = kind;
-  o.measure = {0, 1, 0.0, 1, false};
-  const RunReport rep = scan::run(o);
+void check_all(std::int64_t n, DType dtype, scan::Kind kind, const char* variants = "all") {
+  const RunRequest req{builtin_patterns().find("scan"),
+                       {{"n", n}, {"dtype", dtype_name(dtype)},
+                        {"kind", kind == scan::Kind::inclusive ? "inclusive" : "exclusive"}, {"seed", 42}},
+                       variants, 0, {0, 1, 0.0, 1, false}};
+  const RunReport rep = run(req, std::cerr);
   for (const auto& r : rep.results) {
     INFO(r.variant << " n=" << n << " " << r.params.dump() << ": " << r.error.value_or(""));
     CHECK(r.verified);
@@ -35,15 +36,15 @@ void check_all(std::int64_t n, scan::DType dtype, scan::Kind kind, const char* v
 TEST_CASE("every scan step is correct at small, odd and tile-straddling sizes", "[gpu][scan]") {
   std::vector<std::int64_t> sizes = {1, 2, 31, 1024, 1025, 4097, 65537, (1 << 20) + 3};
   if (!std::getenv("GPUBENCH_TEST_QUICK")) sizes.push_back(std::int64_t(1) << 24);  // too slow under a sanitizer
-  for (auto dtype : {scan::DType::i32, scan::DType::f32, scan::DType::f64})
+  for (auto dtype : {DType::i32, DType::f32, DType::f64})
     for (auto kind : {scan::Kind::inclusive, scan::Kind::exclusive})
       for (const std::int64_t n : sizes) check_all(n, dtype, kind);
 }
 
 TEST_CASE("every device scan step at 2^28 and past 2^31 elements (int32)", "[gpu][scan][large]") {
   for (auto kind : {scan::Kind::inclusive, scan::Kind::exclusive}) {
-    check_all(std::int64_t(1) << 28, scan::DType::i32, kind);
-    check_all((std::int64_t(1) << 31) + 4099, scan::DType::i32, kind,
+    check_all(std::int64_t(1) << 28, DType::i32, kind);
+    check_all((std::int64_t(1) << 31) + 4099, DType::i32, kind,
               "kogge_stone_global,kogge_stone,kogge_stone_double_buffer,brent_kung,coarsened,warp_shuffle,"
               "reduce_then_scan,single_pass_chained,decoupled_lookback,cub");
   }
@@ -58,8 +59,8 @@ TEST_CASE("every device scan step scans an input or output that does not start o
     for (const std::size_t out_offset : {0, 1})
       for (const std::int64_t n : {1, 33, 4097, 65537, (1 << 20) + 3}) {
         if (in_offset == 0 && out_offset == 0) continue;  // covered by the tests above
-        for (auto dtype : {scan::DType::i32, scan::DType::f64}) {
-          const std::size_t size = scan::dtype_size(dtype), bytes = std::size_t(n) * size;
+        for (auto dtype : {DType::i32, DType::f64}) {
+          const std::size_t size = dtype_size(dtype), bytes = std::size_t(n) * size;
           std::vector<unsigned char> in(bytes), out(bytes);
           scan::fill_input(in.data(), n, dtype, 5 + n);
           DeviceBuffer d_in(bytes + in_offset * size), d_out(bytes + out_offset * size);
@@ -74,7 +75,7 @@ TEST_CASE("every device scan step scans an input or output that does not start o
             s.run(p, scan::Workspace{scratch.get(), nullptr});
             GPUBENCH_CUDA(cudaDeviceSynchronize());
             GPUBENCH_CUDA(cudaMemcpy(out.data(), out_ptr, bytes, cudaMemcpyDeviceToHost));
-            const scan::Verdict v = scan::verify_scan(in.data(), out.data(), n, dtype, scan::Kind::inclusive);
+            const Verdict v = scan::verify_scan(in.data(), out.data(), n, dtype, scan::Kind::inclusive);
             INFO(s.name << " n=" << n << " in+" << in_offset << " out+" << out_offset << ": " << v.detail);
             CHECK(v.ok);
           }

@@ -24,7 +24,7 @@ struct Outcome {
 Outcome cli(std::vector<const char*> args) {
   args.insert(args.begin(), "gpubench");
   std::ostringstream o, e;
-  const int rc = run_cli(int(args.size()), args.data(), o, e);
+  const int rc = run_cli(int(args.size()), args.data(), o, e, builtin_patterns());
   return {rc, o.str(), e.str()};
 }
 
@@ -115,6 +115,28 @@ TEST_CASE("without a GPU, GPU commands say so in one line with their own exit co
     CHECK(r.err.find("no CUDA device") != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("the host-only gemm step runs without a GPU") {
+  const Outcome r = cli({"gemm", "--variant", "cpu", "--m", "64", "--n", "33", "--k", "17", "--min-samples", "2",
+                         "--min-time", "0"});
+  INFO(r.err);
+  if (r.err.find("OpenBLAS") != std::string::npos) return;  // no BLAS here: the step is refused by name
+  CHECK(r.rc == kExitOk);
+  CHECK(r.out.find("PASS") != std::string::npos);
+}
+
+TEST_CASE("every axis takes a list on the command line, the first varying fastest") {
+  const Outcome r = cli({"reduce", "--variant", "cpu", "--n", "100,200", "--dtype", "int32,float64", "--op", "min",
+                         "--min-samples", "1", "--min-time", "0"});
+  INFO(r.err);
+  REQUIRE(r.rc == kExitOk);
+  const auto at = [&](const char* s) { return r.out.find(s); };
+  CHECK(at("dtype=int32 n=100") < at("dtype=int32 n=200"));
+  CHECK(at("dtype=int32 n=200") < at("dtype=float64 n=100"));
+  expect_usage_error({"reduce", "--dtype", "int32,int8"}, "--dtype: unknown value 'int8'; valid: int32, float32, float64");
+  expect_usage_error({"reduce", "--block", "64,48"}, "--block: 48: must be a power of two from 32 to 1024");
+  expect_usage_error({"scan", "--n", "2^41"}, "--n: 2199023255552: must be from 1 to 1099511627776");
 }
 
 TEST_CASE("help and version exit 0") {

@@ -20,7 +20,8 @@ RunReport real_result() {
 void scale(BenchResult& r, double factor) {
   for (double& s : r.samples_ms) s *= factor;
   r.stats = summarize(r.samples_ms);
-  r.gbps /= factor;
+  for (Metric& m : r.metrics)
+    if (m.name == r.primary) *m.value /= factor;
 }
 
 BenchResult& find(RunReport& rep, const std::string& variant) {

@@ -8,6 +8,7 @@
 #include "src/patterns/gemm/gemm_check.hpp"
 #include "src/patterns/gemm/openblas.hpp"
 
+using namespace gpubench;
 using namespace gpubench::gemm;
 
 namespace {

@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "src/patterns/reduce/host_reduce.hpp"
-#include "src/patterns/reduce/ladder.hpp"
+#include "src/core/registry.hpp"
+#include "src/core/runner.hpp"
+#include "src/patterns/reduce/steps.hpp"
 
+using namespace gpubench;
 using namespace gpubench::reduce;
 
 TEST_CASE("random inputs are seeded, deterministic, non-zero and zero-mean for int32") {
@@ -93,11 +96,12 @@ TEST_CASE("the cpu step matches the reference for every dtype and operator") {
 }
 
 TEST_CASE("variant selection keeps ladder order and names the valid steps") {
-  const auto chosen = select_steps("cub,reduce3,reduce0");
+  const Pattern& p = *builtin_patterns().find("reduce");
+  const auto chosen = select_steps(p, "cub,reduce3,reduce0");
   REQUIRE(chosen.size() == 3);
-  CHECK(std::string(chosen[0].name) == "reduce0");
-  CHECK(std::string(chosen[2].name) == "cub");
-  CHECK(select_steps("all").size() == ladder().size());
-  CHECK_THROWS_WITH(select_steps("reduce0,nope"), Catch::Contains("'nope'") && Catch::Contains("reduce9"));
-  CHECK_THROWS_WITH(select_steps(""), Catch::Contains("unknown reduce variant ''"));
+  CHECK(p.steps[chosen[0]].name == "reduce0");
+  CHECK(p.steps[chosen[2]].name == "cub");
+  CHECK(select_steps(p, "all").size() == ladder().size());
+  CHECK_THROWS_WITH(select_steps(p, "reduce0,nope"), Catch::Contains("'nope'") && Catch::Contains("reduce9"));
+  CHECK_THROWS_WITH(select_steps(p, ""), Catch::Contains("unknown reduce variant ''"));
 }

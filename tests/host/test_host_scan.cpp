@@ -7,6 +7,7 @@
 
 #include "src/patterns/scan/host_scan.hpp"
 
+using namespace gpubench;
 using namespace gpubench::scan;
 
 TEST_CASE("the cpu scan passes the check, inclusive and exclusive, and a wrong element fails it", "[scan]") {

@@ -25,10 +25,10 @@ BenchResult result(const char* variant, const char* ladder, double median_ms, bo
   r.params = {{"n", 1024}, {"dtype", "int32"}, {"op", "sum"}, {"block", 256}};
   r.samples_ms = {median_ms, median_ms};
   r.stats = summarize(r.samples_ms);
-  r.bytes = 4096;
-  r.gbps = r.bytes / (median_ms * 1e-3) / 1e9;
-  r.pct_of_peak = 50.0;
-  r.pct_of_copy = 60.0;
+  r.primary = "gbps";
+  r.metrics = {{"gbps", "GB/s", "GB/s", 4096 / (median_ms * 1e-3) / 1e9, 1},
+               {"pct_of_peak", "% peak", "%", 50.0, 1},
+               {"pct_of_copy", "% copy", "%", std::nullopt, 1}};
   r.verified = ok;
   if (!ok) r.error = "first run: got 1, expected 2";
   return r;
@@ -70,9 +70,15 @@ TEST_CASE("the JSON document carries the documented fields and reads back") {
                           "copy_gbps"})
     CHECK(doc.at("device").contains(key));
   for (const char* key : {"pattern", "variant", "params", "samples_ms", "median_ms", "min_ms", "max_ms", "noise",
-                          "gbps", "verified", "error"})
+                          "primary", "metrics", "verified", "error", "continues", "tags"})
     CHECK(doc.at("results").at(0).contains(key));
+  CHECK(doc.at("kind") == "results");
   CHECK(doc.at("results").at(0).at("error").is_null());
+  const auto& gbps = doc.at("results").at(0).at("metrics").at(0);
+  CHECK(gbps.at("name") == "gbps");
+  CHECK(gbps.at("unit") == "GB/s");
+  CHECK(gbps.at("value").get<double>() == Approx(1.024e-3));
+  CHECK(doc.at("results").at(0).at("metrics").at(2).at("value").is_null());
   CHECK(doc.at("results").at(3).at("error") == "first run: got 1, expected 2");
 
   const RunReport back = report_from_json(nlohmann::json::parse(doc.dump()));
@@ -92,7 +98,7 @@ TEST_CASE("reading a malformed document names the JSON path") {
 
 TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
   const std::string t = format_table(sample_report());
-  for (const char* s : {"variant", "GB/s", "% peak", "reduce0", "reduce1", "cub", "PASS", "FAIL", "2.00x", "4.00x",
+  for (const char* s : {"variant", "GB/s", "% peak", "50.0%", "reduce0", "reduce1", "cub", "PASS", "FAIL", "2.00x", "4.00x",
                         "4.000 ms", "Test GPU", "FAIL course1 ({\"block\":256,\"dtype\":\"int32\",\"n\":1024,\"op\":\"sum\"}): first run: got 1, expected 2"})
     CHECK(t.find(s) != std::string::npos);
   const std::string md = format_markdown(sample_report());
@@ -107,6 +113,7 @@ TEST_CASE("CSV has a header and one row per result") {
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
   CHECK(csv.rfind("pattern,variant,ladder,params,", 0) == 0);
   CHECK(csv.find("reduce,course1,course,block=256;dtype=int32;n=1024;op=sum,2,") != std::string::npos);
+  CHECK(csv.find(",gbps,GB/s,0.0005,false\n") != std::string::npos);
 }
 
 TEST_CASE("output files are written whole, and unwritable paths are refused up front") {

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "src/cli/size_arg.hpp"
+#include "src/detail/size_arg.hpp"
 #include "src/detail/errors.hpp"
 
 using gpubench::parse_size;

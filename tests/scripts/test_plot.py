@@ -1,6 +1,8 @@
-"""scripts/plot.py on committed H200 results: every chart is written as PNG
-and SVG, with a title and labelled axes. Run by ctest (tests/CMakeLists.txt),
-which sets GPUBENCH_BIN and GPUBENCH_SOURCE_DIR."""
+"""scripts/plot.py on committed H200 results (schema 1) and on small schema 2
+documents written here: every chart is written as PNG and SVG, with a title
+and labelled axes. Run by ctest (tests/CMakeLists.txt), which sets
+GPUBENCH_BIN and GPUBENCH_SOURCE_DIR; without GPUBENCH_BIN the compare test,
+which needs the binary, is skipped."""
 import importlib.util
 import json
 import os
@@ -15,6 +17,21 @@ spec = importlib.util.spec_from_file_location("plot", os.path.join(SOURCE, "scri
 plot = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(plot)
 
+DEVICE = {"name": "Test GPU", "theoretical_gbps": 5000.0, "copy_gbps": 4200.0, "fp32_peak_gflops": 60000.0}
+GBPS = {"name": "gbps", "label": "GB/s", "unit": "GB/s", "digits": 1}
+TFLOPS = {"name": "tflops", "label": "TFLOP/s", "unit": "TFLOP/s", "digits": 1}
+
+
+def result(variant, ladder, median_ms, value, metric=GBPS, continues=None, params=None, verified=True,
+           where="device"):
+    """One schema 2 result of the synthetic pattern `toy`."""
+    return {"pattern": "toy", "variant": variant, "ladder": ladder, "continues": continues, "summary": "",
+            "where": where, "tags": {}, "params": params or {"n": 1 << 20, "dtype": "int32", "seed": 42},
+            "measure": {}, "l2": "flushed", "samples_ms": [median_ms], "median_ms": median_ms,
+            "min_ms": median_ms, "max_ms": median_ms, "mean_ms": median_ms, "noise": 0.0,
+            "primary": metric["name"], "metrics": [{**metric, "value": value}], "verified": verified,
+            "error": None if verified else "wrong answer"}
+
 
 class PlotTest(unittest.TestCase):
     def setUp(self):
@@ -23,6 +40,13 @@ class PlotTest(unittest.TestCase):
 
     def tearDown(self):
         self.tmp.cleanup()
+
+    def write(self, results, device=DEVICE):
+        path = os.path.join(self.out, "toy.json")
+        with open(path, "w") as f:
+            json.dump({"schema_version": 2, "kind": "results", "tool": {"name": "gpubench"}, "device": device,
+                       "l2": "flushed", "results": results}, f)
+        return path
 
     def assert_written(self, paths):
         self.assertTrue(paths)
@@ -36,33 +60,39 @@ class PlotTest(unittest.TestCase):
         self.assertTrue(ax.get_xlabel())
         self.assertTrue(ax.get_ylabel())
 
-    def test_ladder(self):
-        path = os.path.join(RESULTS, "reduce-2p22.json")
+    def ladder(self, path):
         self.assert_written(plot.plot_ladder(path, self.out))
         doc = plot.load(path, "results")
         fig = plot.ladder_figure(doc["results"], doc["device"])
         self.assert_labelled(fig)
-        self.assertIn("NVIDIA H200", fig.axes[0].get_title())
+        return fig.axes[0]
+
+    # Schema 1, committed results.
+
+    def test_ladder(self):
+        ax = self.ladder(os.path.join(RESULTS, "reduce-2p22.json"))
+        self.assertIn("NVIDIA H200", ax.get_title())
+        self.assertIn("n=2^22", ax.get_title())
+        self.assertIn("GB/s", ax.get_ylabel())
         svg = [p for p in os.listdir(self.out) if p.endswith(".svg")][0]
         with open(os.path.join(self.out, svg)) as f:
             self.assertIn("reduce ladder", f.read())  # text stays text in the SVG
 
-    def test_gemm_ladder_is_in_tflops(self):
-        path = os.path.join(RESULTS, "gemm-4096.json")
-        self.assert_written(plot.plot_ladder(path, self.out))
-        doc = plot.load(path, "results")
-        fig = plot.ladder_figure(doc["results"], doc["device"])
-        self.assert_labelled(fig)
-        self.assertIn("TFLOP/s", fig.axes[0].get_ylabel())
+    def test_v1_ladder_in_tflops(self):
+        ax = self.ladder(os.path.join(RESULTS, "gemm-4096.json"))
+        self.assertIn("TFLOP/s", ax.get_ylabel())
+        self.assertIn("FP32 CUDA-core peak 66.9 TFLOP/s", ax.get_legend_handles_labels()[1])
 
     def test_sweep(self):
         path = os.path.join(RESULTS, "reduce-sizes.json")
         self.assert_written(plot.plot_sweep(path, self.out))
         doc = plot.load(path, "results")
-        fig = plot.sweep_figure(doc["results"], doc["device"], "int32 sum block=256")
+        fig = plot.sweep_figure(doc["results"], doc["device"], "block=256 dtype=int32 op=sum", "n")
         self.assert_labelled(fig)
         self.assertEqual(fig.axes[0].get_xscale(), "log")
+        self.assertEqual(fig.axes[0].get_xlabel(), "n")
 
+    @unittest.skipUnless(os.environ.get("GPUBENCH_BIN"), "GPUBENCH_BIN not set")
     def test_compare(self):
         comparison = os.path.join(self.out, "cmp.json")
         base = os.path.join(RESULTS, "reduce-2p28.json")
@@ -70,11 +100,96 @@ class PlotTest(unittest.TestCase):
                        stdout=subprocess.DEVNULL)
         self.assert_written(plot.plot_compare(comparison, self.out))
         with open(comparison) as f:
-            self.assert_labelled(plot.compare_figure(json.load(f)))
+            fig = plot.compare_figure(json.load(f))
+        self.assert_labelled(fig)
+        self.assertIn("n=2^28", fig.axes[0].get_yticklabels()[0].get_text())
 
     def test_wrong_input_is_refused(self):
         with self.assertRaises(SystemExit):
             plot.plot_compare(os.path.join(RESULTS, "reduce-2p22.json"), self.out)
+        with self.assertRaises(SystemExit):
+            plot.plot_ladder(os.path.join(RESULTS, "ci-compare.json"), self.out)
+
+    # Schema 2, synthetic.
+
+    def test_continuing_ladder_gets_a_speedup_on_its_first_step(self):
+        path = self.write([result("a1", "first", 4.0, 100.0), result("a2", "first", 2.0, 200.0),
+                           result("b1", "second", 1.0, 400.0, continues="first"),
+                           result("c1", "third", 8.0, 50.0),
+                           result("lib", "baseline", 1.0, 400.0), result("cpu", "baseline", 40.0, 10.0, where="host")])
+        ax = self.ladder(path)
+        self.assertEqual([t.get_text() for t in ax.texts], ["", "2.00x", "2.00x", "", "", ""])
+        self.assertEqual(ax.get_title(), "toy ladder, n=2^20 dtype=int32, Test GPU")
+        self.assertEqual(ax.get_ylabel(), "GB/s")
+        colours = [tuple(p.get_facecolor()) for p in ax.patches]
+        self.assertEqual(colours[0], colours[1])
+        self.assertEqual(len({colours[0], colours[2], colours[3], colours[4]}), 4)
+        self.assertEqual(colours[4], colours[5])  # baseline grey
+        legend = ax.get_legend_handles_labels()[1]
+        self.assertIn("lib 400.0 GB/s", legend)  # library device row as a line, the CPU row only as a bar
+        self.assertIn("theoretical 5000 GB/s", legend)
+        self.assertIn("toy-ladder-n2p20-dtypeint32.svg", os.listdir(self.out))
+
+    def test_tflops_primary(self):
+        params = {"m": 512, "n": 512, "k": 512, "seed": 1}
+        path = self.write([result("x", "one", 1.0, 20.5, TFLOPS, params=params),
+                           result("lib", "baseline", 0.5, 41.0, TFLOPS, params=params)])
+        ax = self.ladder(path)
+        self.assertEqual(ax.get_ylabel(), "TFLOP/s")
+        self.assertEqual(ax.get_title(), "toy ladder, m=512 n=512 k=512, Test GPU")
+        legend = ax.get_legend_handles_labels()[1]
+        self.assertIn("FP32 CUDA-core peak 60.0 TFLOP/s", legend)
+        self.assertFalse([label for label in legend if "GB/s" in label])
+
+    def test_no_ceiling_for_other_units(self):
+        ratio = {"name": "pct", "label": "% lib", "unit": "%", "digits": 1}
+        ax = self.ladder(self.write([result("x", "one", 1.0, 90.0, ratio)]))
+        self.assertEqual(ax.get_ylabel(), "% lib (%)")
+        self.assertEqual(ax.get_legend_handles_labels()[1], [])
+
+    def test_null_and_unverified_plot_zero(self):
+        path = self.write([result("x", "one", 1.0, 100.0), result("y", "one", 0.5, None),
+                           result("z", "one", 0.25, 400.0, verified=False)], device=None)
+        ax = self.ladder(path)
+        self.assertEqual([p.get_height() for p in ax.patches], [100.0, 0, 0])
+        self.assertEqual([t.get_text() for t in ax.texts], ["", "n/a", "FAIL"])
+        self.assertIn("host", ax.get_title())
+
+    def test_sweep_over_any_integer_param(self):
+        results = [result(v, ladder, m / 64, m / 8, TFLOPS, params={"m": m, "tile": 64, "seed": 1})
+                   for m in (1024, 2048, 4096) for v, ladder in (("x", "one"), ("lib", "baseline"))]
+        results.append(result("x", "one", 1.0, None, TFLOPS, params={"m": 8192, "tile": 64, "seed": 1}))
+        path = self.write(results)
+        self.assertEqual([os.path.basename(p) for p in plot.plot_sweep(path, self.out)],
+                         ["toy-sweep-tile64.png", "toy-sweep-tile64.svg"])
+        doc = plot.load(path, "results")
+        fig = plot.sweep_figure(doc["results"], doc["device"], "tile=64", plot.swept_param(doc["results"], path))
+        self.assert_labelled(fig)
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_xlabel(), "m")
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertIn("against m", ax.get_title())
+        x, lib = ax.get_lines()[:2]
+        self.assertEqual(list(x.get_xdata()), [1024, 2048, 4096])  # the row without a value is left out
+        self.assertEqual((x.get_linestyle(), lib.get_linestyle()), ("-", "--"))
+
+    def test_sweep_needs_a_varying_integer(self):
+        with self.assertRaises(SystemExit):
+            plot.plot_sweep(self.write([result("x", "one", 1.0, 1.0), result("y", "one", 1.0, 1.0)]), self.out)
+
+    def test_comparison_v3_is_read(self):
+        path = os.path.join(self.out, "cmp.json")
+        with open(path, "w") as f:
+            json.dump({"schema_version": 3, "kind": "comparison", "base_device": "A", "new_device": "B",
+                       "threshold": 0.05, "alpha": 0.01,
+                       "rows": [{"pattern": "toy", "variant": "x", "params": {"n": 4096, "seed": 1},
+                                 "l2": "flushed", "unit": "GB/s", "base": 100.0, "new": 110.0, "change": 0.1,
+                                 "p_value": 0.001, "verdict": "faster"}]}, f)
+        self.assert_written(plot.plot_compare(path, self.out))
+        with open(path) as f:
+            fig = plot.compare_figure(json.load(f))
+        self.assert_labelled(fig)
+        self.assertEqual(fig.axes[0].get_yticklabels()[0].get_text(), "x n=2^12")
 
 
 if __name__ == "__main__":

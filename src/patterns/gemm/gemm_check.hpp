@@ -5,16 +5,12 @@
 #include <vector>
 
 #include "kernels/gemm/gemm_step.hpp"
+#include "src/detail/verdict.hpp"
 
 namespace gpubench::gemm {
 
 // C = A * B in double on every host thread (row-major, A m x k, B k x n).
 std::vector<float> host_reference(const std::vector<float>& a, const std::vector<float>& b, int m, int n, int k);
-
-struct Verdict {
-  bool ok = false;
-  std::string detail;
-};
 
 // NaN anywhere fails (C is poisoned with NaN before each run, so an element
 // never written fails too). Otherwise the largest |C - R| must stay within

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/reduce/reduce_step.hpp"
+#include "src/detail/verdict.hpp"
 
 namespace gpubench::reduce {
 
@@ -22,11 +23,6 @@ struct Reference {
 
 // int32 in int64, float32 in double, float64 in long double.
 Reference host_reference(const void* data, std::int64_t n, DType dtype, Op op);
-
-struct Verdict {
-  bool ok = false;
-  std::string detail;  // "got X, expected Y (tolerance Z)" when not ok
-};
 
 // Integers must match exactly (a sum modulo 2^32, as int32 arithmetic wraps);
 // min and max must match exactly; NaN never passes. A float sum of n terms in

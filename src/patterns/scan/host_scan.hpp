@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/scan/scan_step.hpp"
+#include "src/detail/verdict.hpp"
 
 namespace gpubench::scan {
 
@@ -17,11 +18,6 @@ namespace gpubench::scan {
 // with no drift (a standard deviation of about 2.3 sqrt(n)), which stays
 // far below that for any n that fits a GPU.
 void fill_input(void* dst, std::int64_t n, DType dtype, std::uint64_t seed);
-
-struct Verdict {
-  bool ok = false;
-  std::string detail;
-};
 
 // Checks out against the inclusive or exclusive prefix sums of in, computed
 // on every host thread: int32 exactly (wrapping, as the GPU's adds do);

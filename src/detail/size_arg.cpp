@@ -1,4 +1,4 @@
-#include "src/cli/size_arg.hpp"
+#include "src/detail/size_arg.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,0 +1,143 @@
+#include "src/core/axis.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+#include "src/detail/size_arg.hpp"
+#include "src/detail/strings.hpp"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kNoLimit = std::int64_t(1) << 62;  // parse_size's own bound
+
+// What a valid value of `a` is, for messages: "a power of two from 32 to 1024".
+std::string expected(const Axis& a) {
+  switch (a.kind) {
+    case Axis::Kind::size:
+      return fmt::format("a size (4194304, \"4M\", \"2^22\", \"2^16:2^30\"){}",
+                         a.max < kNoLimit ? fmt::format(" up to {}", a.max) : "");
+    case Axis::Kind::integer:
+      return fmt::format("{} from {} to {}", a.power_of_two ? "a power of two" : "an integer", a.min, a.max);
+    case Axis::Kind::choice: return fmt::format("one of {}", fmt::join(a.choices, ", "));
+    case Axis::Kind::text: break;
+  }
+  return "a non-empty string";
+}
+
+bool in_range(const Axis& a, std::int64_t v) {
+  return v >= a.min && v <= a.max && (!a.power_of_two || (v & (v - 1)) == 0);
+}
+
+}  // namespace
+
+Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string fallback) {
+  Axis a;
+  a.name = std::move(name);
+  a.help = std::move(help);
+  a.kind = kind;
+  a.fallback = std::move(fallback);
+  return a;
+}
+
+Axis size_axis(std::string name, std::string help, std::string fallback, std::int64_t max) {
+  Axis a = make_axis(std::move(name), std::move(help), Axis::Kind::size, std::move(fallback));
+  a.max = max;
+  return a;
+}
+
+Axis integer_axis(std::string name, std::string help, std::string fallback, std::int64_t min, std::int64_t max,
+                  bool power_of_two) {
+  Axis a = make_axis(std::move(name), std::move(help), Axis::Kind::integer, std::move(fallback));
+  a.min = min;
+  a.max = max;
+  a.power_of_two = power_of_two;
+  return a;
+}
+
+Axis choice_axis(std::string name, std::string help, std::vector<std::string> choices) {
+  Axis a = make_axis(std::move(name), std::move(help), Axis::Kind::choice, choices.front());
+  a.choices = std::move(choices);
+  return a;
+}
+
+std::vector<json> values_from_text(const Axis& a, const std::string& text, const std::string& flag) {
+  std::vector<json> out;
+  try {
+    if (a.kind == Axis::Kind::text) {
+      if (text.empty()) throw UsageError("expected " + expected(a));
+      return {json(text)};
+    }
+    if (a.kind == Axis::Kind::size) {
+      for (const std::int64_t v : parse_size_list(text)) {
+        if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be from {} to {}", v, a.min, a.max));
+        out.emplace_back(v);
+      }
+      return out;
+    }
+    for (const std::string& item : split(text, ',')) {
+      if (a.kind == Axis::Kind::choice) {
+        if (std::find(a.choices.begin(), a.choices.end(), item) == a.choices.end())
+          throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
+        out.emplace_back(item);
+      } else {
+        const std::int64_t v = parse_size(item);
+        if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
+        out.emplace_back(v);
+      }
+    }
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", flag, e.what()));
+  }
+  return out;
+}
+
+std::vector<json> values_from_json(const Axis& a, const json& v, const std::string& path) {
+  if (v.is_array()) {
+    if (v.empty()) throw UsageError(path + ": an empty list");
+    std::vector<json> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i].is_array()) throw UsageError(fmt::format("{}[{}]: expected {}, got a list", path, i, expected(a)));
+      for (json& x : values_from_json(a, v[i], fmt::format("{}[{}]", path, i))) out.push_back(std::move(x));
+    }
+    return out;
+  }
+  auto bad = [&]() -> std::vector<json> {
+    throw UsageError(fmt::format("{}: expected {}, got {}", path, expected(a), v.dump()));
+  };
+  switch (a.kind) {
+    case Axis::Kind::size: {
+      std::vector<std::int64_t> sizes;
+      if (v.is_number_integer()) sizes = {v.get<std::int64_t>()};
+      else if (v.is_string()) {
+        try {
+          sizes = parse_size_list(v.get<std::string>());
+        } catch (const UsageError&) {
+          return bad();
+        }
+      } else return bad();
+      std::vector<json> out;
+      for (const std::int64_t s : sizes) {
+        if (!in_range(a, s)) return bad();
+        out.emplace_back(s);
+      }
+      return out;
+    }
+    case Axis::Kind::integer:
+      if (!v.is_number_integer() || !in_range(a, v.get<std::int64_t>())) return bad();
+      return {v};
+    case Axis::Kind::choice:
+      if (!v.is_string() || std::find(a.choices.begin(), a.choices.end(), v.get<std::string>()) == a.choices.end())
+        return bad();
+      return {v};
+    case Axis::Kind::text: break;
+  }
+  if (!v.is_string() || v.get<std::string>().empty()) return bad();
+  return {v};
+}
+
+}  // namespace gpubench

@@ -1,0 +1,90 @@
+// A pattern as data: its axes, its ladders and steps, and a fixture that
+// builds one point's inputs and runs its steps. The generic runner
+// (runner.hpp) owns everything else: checks, timing, sampling,
+// verification, metrics and errors. docs/adding-a-pattern.md shows one.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include "src/core/axis.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/measure.hpp"
+#include "src/report/result.hpp"
+
+namespace gpubench {
+
+// One point of a pattern's axes: every axis's value by name, and "seed".
+using Point = nlohmann::json;
+
+struct LadderInfo {
+  std::string name;       // "slides"; "baseline" holds the library and CPU rows
+  std::string continues;  // step speedups follow this ladder's steps ("modern" continues "slides"), or empty
+};
+
+struct StepInfo {
+  std::string name, ladder, summary;
+  // Timed with the host's clock on host buffers; needs no GPU. Device steps
+  // are timed with CUDA events behind a kernel that holds the stream until
+  // the whole sample is queued.
+  bool on_host = false;
+  nlohmann::json tags = nlohmann::json::object();  // labels shown as columns: {"precision": "fp32"}
+};
+
+// What a point needs, checked before anything is allocated. The runner adds
+// the L2 flush buffer and a margin to the device bytes.
+struct Footprint {
+  double host_bytes = 0, device_bytes = 0;
+};
+
+// What the runner hands a fixture.
+struct Env {
+  const DeviceInfo* device = nullptr;  // null when every chosen step runs on the host
+  cudaStream_t stream = nullptr;       // null until setup
+  std::vector<std::size_t> steps;      // indices in Pattern::steps of the steps that run, in order
+};
+
+// One step at one point, as its fixture prepares it.
+struct StepRun {
+  std::function<void()> prepare;       // untimed, before every sample: poison outputs, restore inputs
+  std::function<void()> body;          // the timed work
+  std::function<std::string()> check;  // reads back what the last body left: empty when right, else why
+  // The row's metrics from its median time; the pattern's primary one first.
+  std::function<std::vector<Metric>(double median_ms)> metrics;
+  std::string library;  // "% lib" is the primary metric as a percentage of this variant's; empty: no column
+};
+
+class Fixture {
+ public:
+  virtual ~Fixture() = default;
+  // Why the step cannot run on `device` (null: no GPU), or empty. A step
+  // named by the user that cannot run is an error; `all` skips it with a note.
+  virtual std::string unavailable(std::size_t /*step*/, const DeviceInfo* /*device*/) const { return {}; }
+  // Memory the run of env.steps needs. Allocates nothing.
+  virtual Footprint footprint(const Env& env) const = 0;
+  // Builds the inputs, the reference and the buffers every step shares.
+  virtual void setup(const Env& env) = 0;
+  virtual StepRun step(std::size_t step, const Env& env) = 0;
+};
+
+struct Pattern {
+  std::string name;   // the subcommand, and "pattern" in results and configs
+  std::string title;  // one line for `gpubench list`
+  std::string help;   // the subcommand's help line
+  std::vector<Axis> axes;
+  std::vector<LadderInfo> ladders;
+  std::vector<StepInfo> steps;  // in ladder order
+  std::string primary;          // the name of the metric tables lead with and compare and plots judge by
+  MeasureOptions measure;       // sampling defaults
+  // The fixture of one point. Throws UsageError for a point the axes alone
+  // do not rule out; allocates nothing.
+  std::function<std::unique_ptr<Fixture>(const Point&)> fixture;
+};
+
+}  // namespace gpubench

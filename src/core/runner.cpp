@@ -1,0 +1,218 @@
+#include "src/core/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "src/core/metrics.hpp"
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/errors.hpp"
+#include "src/detail/gpu_timer.hpp"
+#include "src/detail/strings.hpp"
+
+namespace gpubench {
+namespace {
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
+
+double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE)); }
+
+std::string point_text(const RunRequest& r) {
+  std::string s = r.pattern->name;
+  for (const Axis& a : r.pattern->axes) {
+    const auto& v = r.point.at(a.name);
+    s += fmt::format(" {}={}", a.name, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return s;
+}
+
+// A checked request: its fixture, the steps that will run, and the device.
+struct Checked {
+  std::unique_ptr<Fixture> fixture;
+  std::optional<DeviceInfo> device;
+  Env env;
+};
+
+Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
+  const Pattern& p = *r.pattern;
+  Checked c;
+  const std::vector<std::size_t> chosen = select_steps(p, r.variants);
+  c.fixture = p.fixture(r.point);
+  const bool device_steps =
+      std::any_of(chosen.begin(), chosen.end(), [&](std::size_t i) { return !p.steps[i].on_host; });
+  if (device_steps) {
+    if (cuda_device_count() == 0)
+      throw NoDeviceError("no CUDA device found (every variant but the host ones needs an NVIDIA GPU and its driver)");
+    c.device = open_device(r.device);
+    c.env.device = &*c.device;
+  }
+  for (const std::size_t i : chosen) {
+    const std::string why = c.fixture->unavailable(i, c.env.device);
+    if (why.empty()) c.env.steps.push_back(i);
+    else if (r.variants != "all") throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
+    else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
+  }
+  const Footprint f = c.fixture->footprint(c.env);
+  if (f.host_bytes > 0.8 * host_memory_bytes())
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
+                                 gib(host_memory_bytes())));
+  if (c.device) {
+    const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
+    const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
+    if (need > free)
+      throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib(need),
+                                   c.device->name, gib(free)));
+  }
+  return c;
+}
+
+BenchResult base_result(const RunRequest& r, const StepInfo& s) {
+  BenchResult b;
+  b.pattern = r.pattern->name;
+  b.variant = s.name;
+  b.ladder = s.ladder;
+  for (const LadderInfo& l : r.pattern->ladders)
+    if (l.name == s.ladder) b.continues = l.continues;
+  b.summary = s.summary;
+  b.tags = s.tags;
+  b.on_device = !s.on_host;
+  b.params = r.point;
+  b.measure = measure_settings(r.measure);
+  b.hot = r.measure.hot;
+  b.primary = r.pattern->primary;
+  return b;
+}
+
+// Runs one step: a checked first run, the samples, a check of the last one.
+void measure_step(BenchResult& b, const StepRun& s, bool on_host, GpuTimer* timer, const MeasureOptions& m) {
+  std::function<double()> sample = [&] { return timer->time(s.prepare, s.body); };
+  if (on_host) {
+    sample = [&] {
+      s.prepare();
+      const auto t0 = std::chrono::steady_clock::now();
+      s.body();
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+  }
+  auto verify = [&](const char* when) {
+    const std::string why = s.check();
+    if (!why.empty() && !b.error) b.error = fmt::format("{}: {}", when, why);
+    b.verified = b.verified && why.empty();
+  };
+  b.verified = true;
+  sample();
+  verify("first run");
+  b.samples_ms = collect_samples(m, sample);
+  verify("last timed run");
+}
+
+// "% lib": each row's primary metric as a percentage of its library row's.
+void add_library_percentages(std::vector<BenchResult>& rs, const std::vector<std::string>& library) {
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    if (library[i].empty()) continue;
+    const auto lib = std::find_if(rs.begin(), rs.end(), [&](const BenchResult& x) { return x.variant == library[i]; });
+    std::optional<double> pct;
+    if (lib != rs.end() && lib->verified && lib->primary_value() && *lib->primary_value() > 0)
+      pct = percent_of(rs[i].primary_value(), *lib->primary_value());
+    const auto after_primary = std::find_if(rs[i].metrics.begin(), rs[i].metrics.end(),
+                                            [&](const Metric& m) { return m.name == rs[i].primary; });
+    rs[i].metrics.insert(after_primary == rs[i].metrics.end() ? after_primary : after_primary + 1,
+                         Metric{"pct_of_library", "% lib", "%", pct, 1, library[i]});
+  }
+}
+
+}  // namespace
+
+std::string describe(const RunRequest& r) { return point_text(r) + " variants=" + r.variants; }
+
+std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names) {
+  std::vector<std::size_t> chosen;
+  if (names == "all") {
+    for (std::size_t i = 0; i < p.steps.size(); ++i) chosen.push_back(i);
+    return chosen;
+  }
+  const std::vector<std::string> wanted = split(names, ',');
+  for (const std::string& w : wanted) {
+    if (std::none_of(p.steps.begin(), p.steps.end(), [&](const StepInfo& s) { return w == s.name; })) {
+      std::vector<std::string> valid{"all"};
+      for (const StepInfo& s : p.steps) valid.push_back(s.name);
+      throw UsageError(fmt::format("unknown {} variant '{}'; valid: {}", p.name, w, fmt::join(valid, ", ")));
+    }
+  }
+  for (std::size_t i = 0; i < p.steps.size(); ++i)
+    if (std::find(wanted.begin(), wanted.end(), p.steps[i].name) != wanted.end()) chosen.push_back(i);
+  return chosen;
+}
+
+std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values) {
+  const std::vector<Axis>& axes = base.pattern->axes;
+  std::vector<std::vector<Point>> lists;
+  for (const Axis& a : axes) {
+    const auto it = values.find(a.name);
+    lists.push_back(it != values.end() ? it->second : values_from_text(a, a.fallback, "--" + a.name));
+  }
+  std::vector<RunRequest> out;
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (bool more = true; more;) {
+    RunRequest r = base;
+    for (std::size_t i = 0; i < axes.size(); ++i) r.point[axes[i].name] = lists[i][at[i]];
+    out.push_back(std::move(r));
+    more = false;
+    for (std::size_t i = 0; i < axes.size() && !more; ++i) {  // the first axis varies fastest
+      if (++at[i] < lists[i].size()) more = true;
+      else at[i] = 0;
+    }
+  }
+  return out;
+}
+
+void check(const RunRequest& r) { check_request(r, nullptr); }
+
+RunReport run(const RunRequest& r, std::ostream& notes) {
+  std::vector<std::string> skipped;
+  Checked c = check_request(r, &skipped);
+  c.env.device = c.device ? &*c.device : nullptr;  // the Checked may have moved
+  for (const std::string& why : skipped) notes << "gpubench: note: skipped " << why << "\n";
+
+  std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream(nullptr, [](cudaStream_t s) { cudaStreamDestroy(s); });
+  std::unique_ptr<GpuTimer> timer;
+  RunReport report;
+  if (c.device) {
+    cudaStream_t s;
+    GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    stream.reset(s);
+    c.env.stream = s;
+    c.device->copy_gbps = copy_gbps_once(r.device, s);
+    timer = std::make_unique<GpuTimer>(s, r.measure.hot ? 0 : 2 * c.device->l2_bytes);
+    report.device = *c.device;
+  }
+  const Pattern& p = *r.pattern;
+  std::vector<std::string> library;
+  try {
+    c.fixture->setup(c.env);
+  } catch (const CudaError& e) {
+    throw CudaError(e.code(), fmt::format("setting up {}: {}", point_text(r), e.what()));
+  }
+  for (const std::size_t i : c.env.steps) {
+    const StepInfo& info = p.steps[i];
+    BenchResult b = base_result(r, info);
+    try {
+      const StepRun s = c.fixture->step(i, c.env);
+      measure_step(b, s, info.on_host, timer.get(), r.measure);
+      b.stats = summarize(b.samples_ms);
+      b.metrics = s.metrics(b.stats.median_ms);
+      library.push_back(s.library);
+    } catch (const CudaError& e) {
+      throw CudaError(e.code(), fmt::format("{} at {}: {}", info.name, point_text(r), e.what()));
+    }
+    report.results.push_back(std::move(b));
+  }
+  add_library_percentages(report.results, library);
+  return report;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,44 @@
+// The generic runner: one point of one pattern, every chosen step checked,
+// timed and measured the same way whatever the pattern.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "src/core/pattern.hpp"
+
+namespace gpubench {
+
+// One unit of work that a command or a config asks for.
+struct RunRequest {
+  const Pattern* pattern = nullptr;
+  Point point;                   // every axis's value, and "seed"
+  std::string variants = "all";  // "all" or a comma-separated list of steps
+  int device = 0;
+  MeasureOptions measure;
+};
+
+// "NAME a=1 b=x variants=...": the point in axis order, for progress and errors.
+std::string describe(const RunRequest& r);
+
+// The indices of the steps `names` chooses ("all" or a comma-separated
+// list), in ladder order. Throws UsageError naming the valid steps.
+std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names);
+
+// One request per element of the cross product of `values` (an axis's name
+// to its values; an axis left out takes its default), the first axis
+// varying fastest; the other fields from `base`.
+std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values);
+
+// Everything that can be known before allocating: steps, the point, the
+// device and memory. Throws UsageError, or NoDeviceError when a device step
+// is chosen and there is no GPU.
+void check(const RunRequest& r);
+
+// check(), then the run; notes (steps skipped) go to `notes`. A wrong result
+// comes back with verified == false; CUDA errors throw CudaError naming the step.
+RunReport run(const RunRequest& r, std::ostream& notes);
+
+}  // namespace gpubench
