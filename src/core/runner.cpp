@@ -57,9 +57,6 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
     else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }
   const Footprint f = c.fixture->footprint(c.env);
-  if (f.host_bytes > 0.8 * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
-                                 gib(host_memory_bytes())));
   if (c.device) {
     const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
     const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
@@ -67,6 +64,9 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
       throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib(need),
                                    c.device->name, gib(free)));
   }
+  if (f.host_bytes > 0.8 * host_memory_bytes())
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
+                                 gib(host_memory_bytes())));
   return c;
 }
 

@@ -64,7 +64,8 @@ class ScanFixture : public Fixture {
     StepRun r;
     r.metrics = [this, &s, device](double ms) {
       std::vector<Metric> m = bandwidth_metrics(2.0 * double(bytes_), ms, device);
-      m.push_back({"adds_per_element", "adds/elem", "", s.adds_per_element(n_), 2});
+      m.push_back({"adds_per_element", "adds/elem", "",
+                   s.adds_per_element ? std::optional<double>(s.adds_per_element(n_)) : std::nullopt, 2});
       return m;
     };
     auto verify = [this] {
