@@ -15,19 +15,19 @@ run() {  # name, then gpubench arguments
 sizes=$(seq -s, -f '2^%g' 16 30)
 run reduce-2p22 reduce --n 2^22
 run reduce-2p28 reduce --n 2^28
-run reduce-2p28-float32 reduce --n 2^28 --dtype float32
-run reduce-2p28-max reduce --n 2^28 --op max
-run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes"
-run gemm-4096 gemm
-run gemm-8192 gemm --m 8192 --n 8192 --k 8192
 run scan-2p28 scan --n 2^28
-run scan-2p28-float32 scan --n 2^28 --dtype float32
-run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
-run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747
-for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done
+run gemm-4096 gemm
 start=$(date +%s.%N)
 run ci run configs/ci.json
 awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "gpubench run configs/ci.json: %.1f s wall\n", e - s }' \
   | tee "$out/ci-timed-wall.txt"
 run ci-2 run configs/ci.json
 "$bin" compare "$out/ci.json" "$out/ci-2.json" --json "$out/ci-compare.json" | tee "$out/ci-compare.txt"
+run reduce-2p28-float32 reduce --n 2^28 --dtype float32
+run reduce-2p28-max reduce --n 2^28 --op max
+run scan-2p28-float32 scan --n 2^28 --dtype float32
+run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
+run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747
+run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes"
+for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done
+run gemm-8192 gemm --m 8192 --n 8192 --k 8192

@@ -12,6 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "git_commit.hpp"  // generated at build time: GPUBENCH_GIT_COMMIT
+
 #include "src/compare/compare.hpp"
 #include "src/config/config.hpp"
 #include "src/core/runner.hpp"

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "git_commit.hpp"  // generated at build time: GPUBENCH_GIT_COMMIT
+
 #include "src/detail/errors.hpp"
 
 namespace gpubench {

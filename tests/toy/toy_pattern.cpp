@@ -1,0 +1,93 @@
+#include "tests/toy/toy_pattern.hpp"
+
+#include <numeric>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/core/metrics.hpp"
+
+namespace gpubench::toy {
+namespace {
+
+using Sum = std::int64_t (*)(const std::vector<std::int64_t>&);
+
+std::int64_t loop(const std::vector<std::int64_t>& v) {
+  std::int64_t s = 0;
+  for (const std::int64_t x : v) s += x;
+  return s;
+}
+
+std::int64_t unrolled(const std::vector<std::int64_t>& v) {
+  std::int64_t a = 0, b = 0;
+  std::size_t i = 0;
+  for (; i + 1 < v.size(); i += 2) {
+    a += v[i];
+    b += v[i + 1];
+  }
+  return a + b + (i < v.size() ? v[i] : 0);
+}
+
+std::int64_t broken(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end() - 1, std::int64_t(0)); }
+
+std::int64_t library(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t(0)); }
+
+const std::vector<Sum> kSums = {&loop, &unrolled, &broken, &library};
+
+class ToyFixture : public Fixture {
+ public:
+  explicit ToyFixture(const Point& p) : n_(p.at("n")), scale_(p.at("scale")), seed_(p.at("seed")) {}
+
+  Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
+
+  void setup(const Env&) override {
+    values_.resize(std::size_t(n_));
+    for (std::int64_t i = 0; i < n_; ++i) values_[i] = std::int64_t((seed_ + std::uint64_t(i) * 7919) % 1000) * scale_;
+    expected_ = library(values_);
+  }
+
+  StepRun step(std::size_t i, const Env&) override {
+    StepRun r;
+    r.prepare = [this] { got_ = -1; };
+    r.body = [this, i] { got_ = kSums[i](values_); };
+    r.check = [this] { return got_ == expected_ ? "" : fmt::format("got {}, expected {}", got_, expected_); };
+    r.metrics = [this](double ms) {
+      std::vector<Metric> m = bandwidth_metrics(8.0 * double(n_), ms, nullptr);
+      m.push_back({"elements", "elems", "", double(n_), 0});
+      return m;
+    };
+    r.library = "library";
+    return r;
+  }
+
+ private:
+  std::int64_t n_, scale_;
+  std::uint64_t seed_;
+  std::vector<std::int64_t> values_;
+  std::int64_t expected_ = 0, got_ = 0;
+};
+
+}  // namespace
+
+const Pattern& toy_pattern() {
+  static const Pattern p = [] {
+    Pattern d;
+    d.name = "toy";
+    d.title = "a test-only host pattern";
+    d.help = "Sum seeded integers on the host";
+    d.axes = {size_axis("n", "Elements", "1000", 1 << 20), integer_axis("scale", "Factor of every value", "1", 1, 8),
+              choice_axis("mode", "Ignored by the steps", {"a", "b"})};
+    d.ladders = {{"basic", ""}, {"fast", "basic"}, {"baseline", ""}};
+    d.steps = {{"loop", "basic", "one add per element", true},
+               {"unrolled", "fast", "two accumulators", true},
+               {"broken", "fast", "misses the last element", true},
+               {"library", "baseline", "std::accumulate", true, {{"impl", "std"}}}};
+    d.primary = "gbps";
+    d.measure = {1, 3, 0.0, 1000, false};
+    d.fixture = [](const Point& pt) { return std::make_unique<ToyFixture>(pt); };
+    return d;
+  }();
+  return p;
+}
+
+}  // namespace gpubench::toy

@@ -1,0 +1,15 @@
+// A pattern that exists only for the tests: host steps, no GPU, so the
+// generic core (CLI, configs, runner, reports, compare) is exercised in CI.
+#pragma once
+
+#include "src/core/pattern.hpp"
+
+namespace gpubench::toy {
+
+// "toy": the sum of n seeded integers times a `scale` axis value, with a
+// `mode` choice. Steps: loop (ladder "basic"), unrolled (ladder "fast",
+// continuing "basic"), broken (misses the last element: a FAIL row) and
+// library (std::accumulate, the baseline every step's % lib refers to).
+const Pattern& toy_pattern();
+
+}  // namespace gpubench::toy
