@@ -114,3 +114,23 @@ TEST_CASE("Mann-Whitney p-values") {
   CHECK(mann_whitney_p(a, {}) == 1.0);
   CHECK(mann_whitney_p({5, 5, 5}, {5, 5}) == 1.0);
 }
+
+TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
+  const std::string dir = std::string(GPUBENCH_SOURCE_DIR);
+  const RunReport v1 = report_from_json(config::load_json_file(dir + "/tests/data/v1/ci.json"));
+  const RunReport now = report_from_json(config::load_json_file(dir + "/results/h200/ci.json"));
+  const auto c = compare::compare(v1, now, {});
+  CHECK(c.rows.size() == v1.results.size());
+  CHECK(c.only_in_base.empty());
+  CHECK(c.only_in_new.empty());
+  for (const auto& row : c.rows) CHECK(row.unit == "GB/s");
+  CHECK(compare::exit_code(c) == 0);
+
+  const RunReport gemm = report_from_json(config::load_json_file(dir + "/tests/data/v1/gemm-4096.json"));
+  const BenchResult& naive = gemm.results.front();
+  CHECK(naive.primary == "tflops");
+  CHECK(*naive.primary_value() == Approx(0.49828).epsilon(1e-4));  // its gflops field, 498.28
+  CHECK(naive.tags.at("precision") == "fp32");
+  REQUIRE(naive.metric("pct_of_library"));
+  CHECK(naive.metric("pct_of_library")->value.has_value());
+}

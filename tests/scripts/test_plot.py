@@ -67,7 +67,7 @@ class PlotTest(unittest.TestCase):
         self.assert_labelled(fig)
         return fig.axes[0]
 
-    # Schema 1, committed results.
+    # Committed results (schema 2), and schema 1 files kept under tests/data/v1.
 
     def test_ladder(self):
         ax = self.ladder(os.path.join(RESULTS, "reduce-2p22.json"))
@@ -79,7 +79,7 @@ class PlotTest(unittest.TestCase):
             self.assertIn("reduce ladder", f.read())  # text stays text in the SVG
 
     def test_v1_ladder_in_tflops(self):
-        ax = self.ladder(os.path.join(RESULTS, "gemm-4096.json"))
+        ax = self.ladder(os.path.join(SOURCE, "tests", "data", "v1", "gemm-4096.json"))
         self.assertIn("TFLOP/s", ax.get_ylabel())
         self.assertIn("FP32 CUDA-core peak 66.9 TFLOP/s", ax.get_legend_handles_labels()[1])
 

@@ -88,6 +88,7 @@ class ReduceFixture : public Fixture {
     const std::size_t elem = dtype_size(dtype_);
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
+    r.library = "cub";
     r.metrics = [this, device](double ms) { return bandwidth_metrics(double(bytes_), ms, device); };
     r.check = [this] {
       const Verdict v = verify(value_, ref_, n_, dtype_, op_);

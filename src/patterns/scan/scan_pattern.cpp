@@ -62,6 +62,7 @@ class ScanFixture : public Fixture {
     const Step& s = ladder()[i];
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
+    r.library = "cub";
     r.metrics = [this, &s, device](double ms) {
       std::vector<Metric> m = bandwidth_metrics(2.0 * double(bytes_), ms, device);
       m.push_back({"adds_per_element", "adds/elem", "",
