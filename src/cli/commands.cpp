@@ -6,6 +6,7 @@
 #include <list>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 #include "src/report/csv_report.hpp"
 #include "src/report/json_report.hpp"
 #include "src/report/output_file.hpp"
@@ -31,12 +33,24 @@ namespace {
 struct OutputArgs {
   std::string json_path, csv_path;
   bool markdown = false;
+  CLI::Option *json = nullptr, *csv = nullptr;
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& o) {
-  cmd->add_option("--json", o.json_path, "Write the results as JSON (docs/json-schema.md)");
-  cmd->add_option("--csv", o.csv_path, "Write the results as CSV");
+  o.json = cmd->add_option("--json", o.json_path, "Write the results as JSON (docs/json-schema.md); '-': standard output");
+  o.csv = cmd->add_option("--csv", o.csv_path, "Write the results as CSV; '-': standard output");
   cmd->add_flag("--md", o.markdown, "Print the table as markdown");
+}
+
+// The outputs a command was given, in order; an empty one is an error.
+std::vector<std::string> named_outputs(std::initializer_list<std::pair<const CLI::Option*, const std::string*>> options) {
+  std::vector<std::string> paths;
+  for (const auto& [option, path] : options) {
+    if (!option || option->count() == 0) continue;
+    if (path->empty()) throw UsageError(option->get_name() + ": an empty path (write '-' for standard output)");
+    paths.push_back(*path);
+  }
+  return paths;
 }
 
 // A pattern's subcommand: one option per axis, and the options every
@@ -44,9 +58,22 @@ void add_output_options(CLI::App* cmd, OutputArgs& o) {
 struct PatternArgs {
   const Pattern* pattern = nullptr;
   std::map<std::string, std::string> axis_text;  // as written, parsed by the axis after CLI11
+  std::string seeds = "42";
+  std::size_t max_runs = kDefaultMaxRuns;
   RunRequest request;
   OutputArgs out;
 };
+
+std::vector<Point> parse_seeds(const std::string& text) {
+  static const std::regex digits("[0-9]{1,19}");
+  std::vector<Point> seeds;
+  for (const std::string& item : split(text, ',')) {
+    if (!std::regex_match(item, digits) || std::stoull(item) > std::uint64_t(INT64_MAX))
+      throw UsageError(fmt::format("--seed '{}': expected an integer from 0 to 2^63-1", item));
+    seeds.emplace_back(std::stoull(item));
+  }
+  return seeds;
+}
 
 std::string axis_help(const Axis& a) {
   if (a.kind != Axis::Kind::choice) return a.help;
@@ -56,7 +83,6 @@ std::string axis_help(const Axis& a) {
 CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   const Pattern& p = *a.pattern;
   a.request.pattern = &p;
-  a.request.point = {{"seed", 42}};
   a.request.measure = p.measure;
   auto* cmd = app.add_subcommand(p.name, p.help);
   cmd->add_option("-v,--variant", a.request.variants,
@@ -68,9 +94,11 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   }
   MeasureOptions& m = a.request.measure;
   cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
-  cmd->add_option_function<std::uint64_t>(
-         "--seed", [&a](std::uint64_t seed) { a.request.point["seed"] = seed; }, "Seed of the random input")
-      ->default_str("42");
+  cmd->add_option("--seed", a.seeds, "Seed of the random input, from 0 to 2^63-1; a comma-separated list runs each")
+      ->capture_default_str();
+  cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_flag("--hot", m.hot, "Do not flush the L2 cache before each sample");
   cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
       ->check(CLI::Range(1, 100000))
@@ -78,10 +106,10 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   cmd->add_option("--min-time", m.min_time_s, "Seconds of sampling per variant, at least")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            const bool ok = !text.empty() && *end == '\0' && std::isfinite(v) && v >= 0 && v <= 3600;
-            return ok ? "" : "expected seconds from 0 to 3600, got '" + text + "'";
+            // Decimal seconds only: strtod alone would take 0x10, inf and 1e3.
+            static const std::regex decimal("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
+            const bool ok = std::regex_match(text, decimal) && std::stod(text) <= 3600;
+            return ok ? "" : "expected decimal seconds from 0 to 3600, got '" + text + "'";
           },
           "SECONDS"))
       ->capture_default_str();
@@ -95,27 +123,35 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
   std::map<std::string, std::vector<Point>> values;
   for (const Axis& axis : a.pattern->axes)
     values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
-  return cross_product(a.request, values);
+  values["seed"] = parse_seeds(a.seeds);
+  return cross_product(a.request, values, a.max_runs);
 }
 
 // Runs everything planned, prints one table per parameter set, writes the
 // files; exit 1 when any result failed verification.
 int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
-                   bool progress, std::ostream& out, std::ostream& err) {
-  if (!o.json_path.empty()) check_writable(o.json_path);
-  if (!o.csv_path.empty()) check_writable(o.csv_path);
-  for (const auto& r : runs) check(r);  // every run fits before the first starts
+                   const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
+  const std::vector<std::string> paths = named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}});
+  const std::vector<OutputTarget> targets = check_outputs(paths, inputs);
+  // Every run fits before the first starts: what needs no GPU first.
+  for (const auto& r : runs) check_host(r);
+  for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i])) << std::flush;
     append(report, run(runs[i], err));
   }
-  out << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
-  std::vector<std::pair<std::string, std::string>> files;
-  if (!o.json_path.empty()) files.emplace_back(o.json_path, to_json(report).dump(2) + "\n");
-  if (!o.csv_path.empty()) files.emplace_back(o.csv_path, format_csv(report));
-  write_files(files);
+  // A results file on standard output leaves the table to stderr.
+  const bool table_to_err = std::any_of(targets.begin(), targets.end(), [](const OutputTarget& t) {
+    return t.kind == OutputTarget::Kind::standard_output;
+  });
+  (table_to_err ? err : out) << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
+  std::vector<std::pair<OutputTarget, std::string>> files;
+  std::size_t next = 0;  // targets are in the order named_outputs gave them
+  if (o.json->count()) files.emplace_back(targets[next++], to_json(report).dump(2) + "\n");
+  if (o.csv->count()) files.emplace_back(targets[next++], format_csv(report));
+  write_outputs(files, out);
   for (const auto& r : report.results)
     if (!r.verified) return kExitVerifyFailed;
   return kExitOk;
@@ -125,6 +161,7 @@ struct CompareArgs {
   std::string base, fresh, threshold = "5%", json_path;
   bool markdown = false;
   compare::Options opts;
+  CLI::Option* json = nullptr;
 };
 
 double parse_threshold(const std::string& text) {
@@ -140,20 +177,22 @@ double parse_threshold(const std::string& text) {
   throw UsageError(fmt::format("--threshold '{}': expected a percentage such as 5%", text));
 }
 
-int run_compare(CompareArgs& a, std::ostream& out) {
+int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
   a.opts.threshold = parse_threshold(a.threshold);
-  if (!a.json_path.empty()) check_writable(a.json_path);
+  const std::vector<OutputTarget> targets = check_outputs(named_outputs({{a.json, &a.json_path}}), {a.base, a.fresh});
   auto load = [](const std::string& path) {
+    const nlohmann::json doc = config::load_json_file(path);
     try {
-      return report_from_json(config::load_json_file(path));
+      return report_from_json(doc);
     } catch (const UsageError& e) {
       throw UsageError(path + ": " + e.what());
     }
   };
   const RunReport base = load(a.base), fresh = load(a.fresh);
   const compare::Comparison c = compare::compare(base, fresh, a.opts);
-  out << compare::format_comparison(c, a.markdown) << std::flush;
-  if (!a.json_path.empty()) write_files({{a.json_path, compare::to_json(c).dump(2) + "\n"}});
+  (targets.empty() || targets[0].kind != OutputTarget::Kind::standard_output ? out : err)
+      << compare::format_comparison(c, a.markdown) << std::flush;
+  if (!targets.empty()) write_outputs({{targets[0], compare::to_json(c).dump(2) + "\n"}}, out);
   return compare::exit_code(c);
 }
 
@@ -190,10 +229,9 @@ int run_info(int device, std::ostream& out) {
   return kExitOk;
 }
 
-}  // namespace
-
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Registry& patterns,
-            bool progress) {
+// The command itself; run_cli adds the check that its output arrived.
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Registry& patterns,
+                bool progress) {
   CLI::App app{"gpubench: the classic GPU optimization ladders, verified and measured"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   app.require_subcommand(1);
@@ -213,8 +251,12 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   std::string config_path;
   OutputArgs run_out;
+  std::size_t run_max_runs = kDefaultMaxRuns;
   auto* run_cmd = app.add_subcommand("run", "Run the benchmarks a JSON config lists (docs/configs.md)");
   run_cmd->add_option("config", config_path, "Config file")->required();
+  run_cmd->add_option("--max-runs", run_max_runs, "Refuse a config that plans more runs than this")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   add_output_options(run_cmd, run_out);
 
   CompareArgs cmp;
@@ -223,7 +265,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   cmp_cmd->add_option("new", cmp.fresh, "New results (JSON)")->required();
   cmp_cmd->add_option("--threshold", cmp.threshold, "Smallest change that counts, e.g. 5%")->capture_default_str();
   cmp_cmd->add_flag("--allow-device-mismatch", cmp.opts.allow_device_mismatch, "Compare runs from different GPUs");
-  cmp_cmd->add_option("--json", cmp.json_path, "Write the comparison as JSON (for scripts/plot.py)");
+  cmp_cmd->add_flag("--allow-missing", cmp.opts.allow_missing, "Pass although the new run lacks results of the baseline");
+  cmp.json = cmp_cmd->add_option("--json", cmp.json_path, "Write the comparison as JSON (for scripts/plot.py); '-': standard output");
   cmp_cmd->add_flag("--md", cmp.markdown, "Print the table as markdown");
 
   try {
@@ -247,18 +290,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
     const std::string cmd = app.get_subcommands().front()->get_name();
     for (const PatternArgs& a : pattern_args)
-      if (cmd == a.pattern->name) return run_and_report(plan(a), a.out, std::nullopt, progress, out, err);
+      if (cmd == a.pattern->name) return run_and_report(plan(a), a.out, std::nullopt, {}, progress, out, err);
     if (cmd == "run") {
       const nlohmann::json doc = config::load_json_file(config_path);
       std::vector<RunRequest> runs;
       try {
-        runs = config::plan(doc, patterns);
+        runs = config::plan(doc, patterns, run_max_runs);
       } catch (const UsageError& e) {
         throw UsageError(config_path + ": " + e.what());
       }
-      return run_and_report(runs, run_out, doc, progress, out, err);
+      return run_and_report(runs, run_out, doc, {config_path}, progress, out, err);
     }
-    if (cmd == "compare") return run_compare(cmp, out);
+    if (cmd == "compare") return run_compare(cmp, out, err);
     if (cmd == "list") return run_list(patterns, list_pattern, out);
     return run_info(info_device, out);
   } catch (const UsageError& e) {
@@ -277,6 +320,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     err << "gpubench: internal error: " << e.what() << "\n";
     return kExitInternal;
   }
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const Registry& patterns,
+            bool progress) {
+  const int rc = run_command(argc, argv, out, err, patterns, progress);
+  out.flush();
+  if (!out) {  // a full disk, a closed pipe: the output is lost
+    err << "gpubench: error: writing the standard output failed\n";
+    return rc == kExitOk ? kExitUsage : rc;
+  }
+  return rc;
 }
 
 }  // namespace gpubench

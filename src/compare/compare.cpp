@@ -80,7 +80,8 @@ int exit_code(const Comparison& c) {
   const bool regressed = std::any_of(c.rows.begin(), c.rows.end(), [](const Row& r) {
     return r.verdict == Verdict::slower || r.verdict == Verdict::failed;
   });
-  return regressed ? 1 : 0;
+  const bool missing = !c.only_in_base.empty() && !c.options.allow_missing;
+  return regressed || missing || c.rows.empty() ? 1 : 0;
 }
 
 std::string format_comparison(const Comparison& c, bool markdown) {
@@ -106,6 +107,10 @@ std::string format_comparison(const Comparison& c, bool markdown) {
   out += fmt::format("{} rows: {} faster, {} slower, {} same, {} unclear, {} FAIL\n", c.rows.size(),
                      count(Verdict::faster), count(Verdict::slower), count(Verdict::same), count(Verdict::unclear),
                      count(Verdict::failed));
+  if (c.rows.empty()) out += "FAIL: no result of the new run matches one of the baseline\n";
+  if (!c.only_in_base.empty() && !c.options.allow_missing)
+    out += fmt::format("FAIL: {} results of the baseline are missing from the new run (--allow-missing accepts that)\n",
+                       c.only_in_base.size());
   return out;
 }
 

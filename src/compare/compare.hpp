@@ -14,6 +14,7 @@ struct Options {
   double threshold = 0.05;  // relative change below which a row is "same"
   double alpha = 0.01;      // Mann-Whitney p-value below which a change is real
   bool allow_device_mismatch = false;
+  bool allow_missing = false;  // rows of the baseline absent from the new run do not fail the gate
 };
 
 // faster / slower: beyond the threshold and significant. same: within the
@@ -44,7 +45,8 @@ struct Comparison {
 // when the two ran on different GPUs, unless allowed.
 Comparison compare(const RunReport& base, const RunReport& fresh, const Options& o);
 
-// 1 when any row is slower or failed, else 0.
+// 1 when any row is slower or failed, when no row matched, or when the new
+// run lacks rows of the baseline (unless allowed); else 0.
 int exit_code(const Comparison& c);
 
 std::string format_comparison(const Comparison& c, bool markdown);

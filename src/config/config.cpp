@@ -1,6 +1,9 @@
 #include "src/config/config.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -10,20 +13,55 @@
 namespace gpubench::config {
 namespace {
 
+constexpr int kMaxDepth = 64;
+
+// A SAX pass that only checks the nesting depth and where parsing stopped.
+struct DepthCheck : nlohmann::json_sax<json> {
+  int depth = 0;
+  bool too_deep = false;
+  std::size_t byte = 0;
+
+  bool open() {
+    too_deep = ++depth > kMaxDepth;
+    return !too_deep;
+  }
+  bool start_object(std::size_t) override { return open(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_object() override { return --depth, true; }
+  bool end_array() override { return --depth, true; }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    byte = position;
+    return false;
+  }
+};
+
 // Parameters every pattern takes besides its axes.
 const std::vector<std::string> kCommonParams = {"seed", "device"};
 
 // One benchmark's requests: its params over the defaults' params, key by
 // key, each parsed by its axis and named by the path where it was written.
-std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
-                                       const MeasureOptions& measure) {
+std::vector<std::string> param_names(const Pattern& p) {
   std::vector<std::string> keys;
   for (const Axis& a : p.axes) keys.push_back(a.name);
   keys.insert(keys.end(), kCommonParams.begin(), kCommonParams.end());
+  return keys;
+}
+
+// The defaults' params apply to each benchmark whose pattern has them.
+std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
+                                       const MeasureOptions& measure, std::size_t max_runs) {
+  const std::vector<std::string> keys = param_names(p);
   const json own = b.value("params", json::object());
   check_keys(own, keys, path + ".params");
   const json shared = defaults.value("params", json::object());
-  check_keys(shared, keys, "defaults.params");
   auto param = [&](const std::string& key, std::string& where) -> const json* {
     if (own.contains(key)) return where = path + ".params." + key, &own.at(key);
     if (shared.contains(key)) return where = "defaults.params." + key, &shared.at(key);
@@ -43,28 +81,50 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
     fail(variants_path, e.what());
   }
   base.point["seed"] = 42;
-  if (const json* v = param("seed", where)) base.point["seed"] = integer(*v, where, 0, INT64_MAX);
-  if (const json* v = param("device", where)) base.device = int(integer(*v, where, 0, 1023));
   std::map<std::string, std::vector<Point>> values;
+  if (const json* v = param("seed", where)) {
+    if (v->is_array() && v->empty()) fail(where, "an empty list");
+    for (const json& seed : v->is_array() ? *v : json::array({*v}))
+      values["seed"].emplace_back(integer(seed, where, 0, INT64_MAX));
+  }
+  if (const json* v = param("device", where)) {
+    if (v->is_array()) fail(where, "expected one device index (runs on several devices are not supported yet)");
+    base.device = int(integer(*v, where, 0, 1023));
+  }
   for (const Axis& a : p.axes)
     if (const json* v = param(a.name, where)) values[a.name] = values_from_json(a, *v, where);
-  return cross_product(base, values);
+  try {
+    return cross_product(base, values, max_runs);
+  } catch (const UsageError& e) {
+    fail(path, e.what());
+  }
 }
 
 }  // namespace
 
 json load_json_file(const std::string& path) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("cannot read '{}': it is a directory", path));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("cannot read '{}'", path));
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(fmt::format("{}: not valid JSON (at byte {})", path, e.byte));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw UsageError(fmt::format("cannot read '{}'", path));
+  // Every later step (messages, the copy embedded in results) walks the
+  // document recursively: refuse deep nesting before building it.
+  DepthCheck depth;
+  if (!json::sax_parse(text, &depth)) {
+    if (depth.too_deep)
+      throw UsageError(fmt::format("{}: nested deeper than {} levels (at byte {})", path, kMaxDepth, depth.byte));
+    throw UsageError(fmt::format("{}: not valid JSON (at byte {})", path, depth.byte));
   }
+  return json::parse(text);
 }
 
-std::vector<RunRequest> plan(const json& config, const Registry& patterns) {
+std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::size_t max_runs) {
   check_keys(config, {"name", "description", "defaults", "benchmarks"}, "");
+  for (const char* key : {"name", "description"})
+    if (config.contains(key) && (!config.at(key).is_string() || config.at(key).get<std::string>().size() > 1000))
+      fail_got(key, "a string of at most 1000 characters", config.at(key));
   const json defaults = config.value("defaults", json::object());
   check_keys(defaults, {"variants", "params", "measure"}, "defaults");
   if (defaults.contains("params")) require_object(defaults["params"], "defaults.params");
@@ -75,6 +135,7 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns) {
   if (!list.is_array() || list.empty()) fail_got("benchmarks", "a non-empty list", list);
 
   std::vector<RunRequest> runs;
+  std::vector<std::string> used;  // the params of the benchmarks' patterns
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = fmt::format("benchmarks[{}]", i);
     const json& b = list[i];
@@ -86,8 +147,14 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns) {
     const MeasureOptions m =
         measure(b.value("measure", json::object()), path + ".measure",
                 measure(shared_measure, "defaults.measure", p->measure));
-    for (auto& r : plan_benchmark(*p, defaults, b, path, m)) runs.push_back(std::move(r));
+    for (auto& r : plan_benchmark(*p, defaults, b, path, m, max_runs - runs.size())) runs.push_back(std::move(r));
+    const std::vector<std::string> names = param_names(*p);
+    used.insert(used.end(), names.begin(), names.end());
   }
+  const json shared_params = defaults.value("params", json::object());
+  for (const auto& [key, value] : shared_params.items())
+    if (std::find(used.begin(), used.end(), key) == used.end())
+      fail("defaults.params." + key, "no benchmark's pattern has this parameter");
   return runs;
 }
 

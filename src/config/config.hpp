@@ -18,8 +18,10 @@ namespace gpubench::config {
 nlohmann::json load_json_file(const std::string& path);
 
 // Validates the whole config against the patterns' axes and steps and
-// expands every benchmark into the cross product of its parameter lists.
-// Nothing runs here: any error is a UsageError naming the JSON path.
-std::vector<RunRequest> plan(const nlohmann::json& config, const Registry& patterns);
+// expands every benchmark into the cross product of its parameter lists, at
+// most `max_runs` runs in all. Nothing runs here: any error is a UsageError
+// naming the JSON path.
+std::vector<RunRequest> plan(const nlohmann::json& config, const Registry& patterns,
+                             std::size_t max_runs = kDefaultMaxRuns);
 
 }  // namespace gpubench::config

@@ -5,15 +5,16 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/quoted.hpp"
 
 namespace gpubench::config {
 
 void fail(const std::string& path, const std::string& what) {
-  throw UsageError(fmt::format("{}: {}", path, what));
+  throw UsageError(fmt::format("{}: {}", path.empty() ? "(root)" : path, what));
 }
 
 void fail_got(const std::string& path, const std::string& expected, const json& got) {
-  fail(path, fmt::format("expected {}, got {}", expected, got.dump()));
+  fail(path, fmt::format("expected {}, got {}", expected, quoted(got)));
 }
 
 void require_object(const json& j, const std::string& path) {

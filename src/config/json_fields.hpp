@@ -14,7 +14,7 @@ namespace gpubench::config {
 
 using nlohmann::json;
 
-// Throws UsageError("PATH: WHAT").
+// Throws UsageError("PATH: WHAT"); an empty path is the document, "(root)".
 [[noreturn]] void fail(const std::string& path, const std::string& what);
 
 // `what` followed by the offending value as JSON: "expected a size, got \"abc\"".

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/quoted.hpp"
 #include "src/detail/size_arg.hpp"
 #include "src/detail/strings.hpp"
 
@@ -107,7 +108,7 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
     return out;
   }
   auto bad = [&]() -> std::vector<json> {
-    throw UsageError(fmt::format("{}: expected {}, got {}", path, expected(a), v.dump()));
+    throw UsageError(fmt::format("{}: expected {}, got {}", path, expected(a), quoted(v)));
   };
   switch (a.kind) {
     case Axis::Kind::size: {

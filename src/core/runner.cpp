@@ -12,6 +12,7 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/gpu_timer.hpp"
+#include "src/detail/parallel.hpp"
 #include "src/detail/strings.hpp"
 
 namespace gpubench {
@@ -27,7 +28,13 @@ std::string point_text(const RunRequest& r) {
     const auto& v = r.point.at(a.name);
     s += fmt::format(" {}={}", a.name, v.is_string() ? v.get<std::string>() : v.dump());
   }
-  return s;
+  return s + fmt::format(" seed={}", r.point.at("seed").dump());
+}
+
+void check_host_bytes(const RunRequest& r, const Footprint& f) {
+  if (f.host_bytes > 0.8 * host_memory_bytes())
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
+                                 gib(host_memory_bytes())));
 }
 
 // A checked request: its fixture, the steps that will run, and the device.
@@ -57,6 +64,7 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
     else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }
   const Footprint f = c.fixture->footprint(c.env);
+  check_host_bytes(r, f);
   if (c.device) {
     const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
     const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
@@ -64,9 +72,6 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
       throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib(need),
                                    c.device->name, gib(free)));
   }
-  if (f.host_bytes > 0.8 * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
-                                 gib(host_memory_bytes())));
   return c;
 }
 
@@ -106,8 +111,14 @@ void measure_step(BenchResult& b, const StepRun& s, bool on_host, GpuTimer* time
   b.verified = true;
   sample();
   verify("first run");
-  b.samples_ms = collect_samples(m, sample);
+  double sampled_s = 0;
+  b.samples_ms = collect_samples(m, sample, &sampled_s);
   verify("last timed run");
+  // What was done, beside what was asked: the sample cap can end sampling
+  // before min_time_s.
+  b.measure["samples"] = b.samples_ms.size();
+  b.measure["sampled_s"] = sampled_s;
+  b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples;
 }
 
 // "% lib": each row's primary metric as a percentage of its library row's.
@@ -136,6 +147,8 @@ std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names
     return chosen;
   }
   const std::vector<std::string> wanted = split(names, ',');
+  if (std::find(wanted.begin(), wanted.end(), "all") != wanted.end())
+    throw UsageError(fmt::format("{} variants '{}': 'all' cannot be combined with other steps", p.name, names));
   for (const std::string& w : wanted) {
     if (std::none_of(p.steps.begin(), p.steps.end(), [&](const StepInfo& s) { return w == s.name; })) {
       std::vector<std::string> valid{"all"};
@@ -148,26 +161,47 @@ std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names
   return chosen;
 }
 
-std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values) {
-  const std::vector<Axis>& axes = base.pattern->axes;
+std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values,
+                                      std::size_t max_runs) {
+  std::vector<std::string> names;
+  for (const Axis& a : base.pattern->axes) names.push_back(a.name);
+  names.push_back("seed");
   std::vector<std::vector<Point>> lists;
-  for (const Axis& a : axes) {
-    const auto it = values.find(a.name);
-    lists.push_back(it != values.end() ? it->second : values_from_text(a, a.fallback, "--" + a.name));
+  double runs = 1;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto it = values.find(names[i]);
+    std::vector<Point> list;
+    if (it != values.end()) list = it->second;
+    else if (i < base.pattern->axes.size()) list = values_from_text(base.pattern->axes[i], base.pattern->axes[i].fallback, "");
+    else list = {base.point.at("seed")};
+    std::vector<Point> unique;  // a value named twice runs once
+    for (Point& v : list)
+      if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(std::move(v));
+    runs *= double(unique.size());
+    lists.push_back(std::move(unique));
   }
+  if (runs > double(max_runs))
+    throw UsageError(fmt::format("{}: the cross product has {:.0f} runs, more than the limit of {} (--max-runs)",
+                                 base.pattern->name, runs, max_runs));
   std::vector<RunRequest> out;
-  std::vector<std::size_t> at(axes.size(), 0);
+  std::vector<std::size_t> at(names.size(), 0);
   for (bool more = true; more;) {
     RunRequest r = base;
-    for (std::size_t i = 0; i < axes.size(); ++i) r.point[axes[i].name] = lists[i][at[i]];
+    for (std::size_t i = 0; i < names.size(); ++i) r.point[names[i]] = lists[i][at[i]];
     out.push_back(std::move(r));
     more = false;
-    for (std::size_t i = 0; i < axes.size() && !more; ++i) {  // the first axis varies fastest
+    for (std::size_t i = 0; i < names.size() && !more; ++i) {  // the first axis varies fastest
       if (++at[i] < lists[i].size()) more = true;
       else at[i] = 0;
     }
   }
   return out;
+}
+
+void check_host(const RunRequest& r) {
+  Env env;
+  env.steps = select_steps(*r.pattern, r.variants);
+  check_host_bytes(r, r.pattern->fixture(r.point)->footprint(env));
 }
 
 void check(const RunRequest& r) { check_request(r, nullptr); }
@@ -181,6 +215,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream(nullptr, [](cudaStream_t s) { cudaStreamDestroy(s); });
   std::unique_ptr<GpuTimer> timer;
   RunReport report;
+  report.host = {{"cpu", host_cpu_model()}, {"threads", host_threads()}};
   if (c.device) {
     cudaStream_t s;
     GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

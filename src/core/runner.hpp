@@ -20,21 +20,30 @@ struct RunRequest {
   MeasureOptions measure;
 };
 
-// "NAME a=1 b=x variants=...": the point in axis order, for progress and errors.
+// "NAME a=1 b=x seed=42 variants=...": the point in axis order, for progress and errors.
 std::string describe(const RunRequest& r);
 
 // The indices of the steps `names` chooses ("all" or a comma-separated
 // list), in ladder order. Throws UsageError naming the valid steps.
 std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names);
 
-// One request per element of the cross product of `values` (an axis's name
-// to its values; an axis left out takes its default), the first axis
-// varying fastest; the other fields from `base`.
-std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values);
+// The most runs one command or one config benchmark plans, unless told otherwise.
+constexpr std::size_t kDefaultMaxRuns = 100000;
 
-// Everything that can be known before allocating: steps, the point, the
-// device and memory. Throws UsageError, or NoDeviceError when a device step
-// is chosen and there is no GPU.
+// One request per element of the cross product of `values` (an axis's name,
+// or "seed", to its values; one left out takes its default, the seed
+// base.point's), the first axis varying fastest and the seed slowest; the
+// other fields from `base`. A value listed twice runs once. Throws
+// UsageError, before building any, for more than `max_runs` runs.
+std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values,
+                                      std::size_t max_runs = kDefaultMaxRuns);
+
+// What can be checked without a GPU: the steps, the point, host memory.
+void check_host(const RunRequest& r);
+
+// check_host(), then the device: whether device steps have one, which steps
+// it can run, and device memory. Allocates nothing. Throws UsageError, or
+// NoDeviceError when a device step is chosen and there is no GPU.
 void check(const RunRequest& r);
 
 // check(), then the run; notes (steps skipped) go to `notes`. A wrong result

@@ -17,6 +17,7 @@ struct MeasureOptions {
 
 // Runs sample() (which returns one measured time in ms) as the options say
 // and returns the timed samples.
-std::vector<double> collect_samples(const MeasureOptions& opts, const std::function<double()>& sample);
+std::vector<double> collect_samples(const MeasureOptions& opts, const std::function<double()>& sample,
+                                    double* sampled_s = nullptr);  // wall seconds the samples took
 
 }  // namespace gpubench

@@ -1,9 +1,16 @@
-// Splits [0, n) into one contiguous chunk per hardware thread and runs
-// f(chunk_index, begin, end) on each in its own std::thread.
+// Host parallelism for inputs, references and the `cpu` baselines: one
+// process-wide pool of threads, created at first use (before any timed
+// sample: inputs are built with it), so a timed host step pays no thread
+// creation.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -11,17 +18,48 @@ namespace gpubench {
 
 inline unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// Chunks below min_chunk elements are not worth a thread of their own.
+// The host's processor as /proc/cpuinfo names it, or "unknown".
+std::string host_cpu_model();
+
+class ThreadPool {
+ public:
+  // host_threads() - 1 workers; the calling thread is the last one.
+  static ThreadPool& instance();
+
+  explicit ThreadPool(unsigned workers);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // Runs job(i) for every i in [0, count) on the workers and the caller;
+  // returns when all have finished. Calls from several threads take turns.
+  void run(unsigned count, const std::function<void(unsigned)>& job);
+
+ private:
+  void work();
+  void drain(const std::function<void(unsigned)>* job, unsigned count);
+
+  std::mutex turn_, m_;
+  std::condition_variable wake_, done_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  unsigned count_ = 0, busy_ = 0;
+  std::atomic<unsigned> next_{0};
+  std::uint64_t generation_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> workers_;
+};
+
+// Splits [0, n) into one contiguous chunk per host thread and runs
+// f(chunk_index, begin, end) on each, on the pool. Chunks below min_chunk
+// elements are not worth a thread of their own. Returns the chunk count.
 template <class F>
 unsigned parallel_chunks(std::int64_t n, F&& f, std::int64_t min_chunk = 1 << 16) {
   const std::int64_t by_size = std::max<std::int64_t>(1, n / min_chunk);
   const unsigned chunks = static_cast<unsigned>(std::min<std::int64_t>(host_threads(), by_size));
   const std::int64_t per = (n + chunks - 1) / chunks;
-  std::vector<std::thread> pool;
-  for (unsigned c = 1; c < chunks; ++c)
-    pool.emplace_back([&f, c, per, n] { f(c, std::min(n, c * per), std::min(n, (c + 1) * per)); });
-  f(0u, std::int64_t(0), std::min(n, per));
-  for (auto& t : pool) t.join();
+  ThreadPool::instance().run(chunks, [&](unsigned c) {
+    f(c, std::min<std::int64_t>(n, c * per), std::min<std::int64_t>(n, (c + 1) * per));
+  });
   return chunks;
 }
 

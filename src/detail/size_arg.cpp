@@ -33,6 +33,7 @@ std::int64_t parse_digits(const std::string& digits, const std::string& text) {
 }  // namespace
 
 std::int64_t parse_size(const std::string& text) {
+  if (!text.empty() && text[0] == '-') bad(text, "must be positive");
   std::int64_t value = 0;
   if (const auto caret = text.find('^'); caret != std::string::npos) {
     const std::int64_t base = parse_digits(text.substr(0, caret), text);
@@ -66,6 +67,7 @@ std::vector<std::int64_t> parse_size_list(const std::string& text) {
   std::vector<std::int64_t> sizes;
   for (const std::string& item : split(text, ',')) {
     if (const auto colon = item.find(':'); colon != std::string::npos) {
+      if (item.find(':', colon + 1) != std::string::npos) bad(item, "a sweep is FIRST:LAST, with one ':'");
       const std::int64_t first = parse_size(item.substr(0, colon)), last = parse_size(item.substr(colon + 1));
       if (first > last) bad(item, "a sweep must go from the smaller size to the larger");
       for (std::int64_t v = first; v <= last; v *= 2) {

@@ -1,5 +1,7 @@
 #include "src/report/json_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -47,7 +49,7 @@ json to_json(const BenchResult& r) {
           {"metrics", metrics},
           {"verified", r.verified},
           {"error", optional_json(r.error)},
-          {"l2", r.hot ? "hot" : "flushed"}};
+          {"l2", !r.on_device ? "n/a" : r.hot ? "hot" : "flushed"}};  // nothing is flushed for host steps
 }
 
 // Field access that names the JSON path of what is wrong.
@@ -105,6 +107,14 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
+  // A gate must not compare what no run can have measured.
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  const std::string row = fmt::format("{} ({} {})", where, r.variant, r.params.dump());
+  if (r.samples_ms.empty()) throw UsageError(row + ": samples_ms is empty");
+  if (!std::all_of(r.samples_ms.begin(), r.samples_ms.end(), positive))
+    throw UsageError(row + ": samples_ms holds a value that is not a positive number");
+  for (const double v : {r.stats.median_ms, r.stats.min_ms, r.stats.max_ms, r.stats.mean_ms})
+    if (!positive(v)) throw UsageError(row + ": median_ms, min_ms, max_ms and mean_ms must be positive numbers");
   return r;
 }
 
@@ -169,15 +179,16 @@ json to_json(const RunReport& report) {
   std::set<std::string> l2;
   for (const auto& r : report.results) {
     results.push_back(to_json(r));
-    l2.insert(r.hot ? "hot" : "flushed");
+    if (r.on_device) l2.insert(r.hot ? "hot" : "flushed");
   }
   json doc = {{"schema_version", kSchemaVersion},
               {"kind", "results"},
               {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
               {"device", report.device ? to_json(*report.device) : json(nullptr)},
-              {"l2", l2.size() == 1 ? *l2.begin() : "mixed"},
+              {"l2", l2.empty() ? "n/a" : l2.size() == 1 ? *l2.begin() : "mixed"},
               {"results", results}};
   if (report.config) doc["config"] = *report.config;
+  if (!report.host.is_null()) doc["host"] = report.host;
   return doc;
 }
 
@@ -198,9 +209,14 @@ RunReport report_from_json(const json& doc) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("/results/{}", i);
     report.results.push_back(version == 1 ? result_from_v1(results[i], where) : result_from_json(results[i], where));
+    const std::optional<double> v = report.results.back().primary_value();
+    if (v && !(std::isfinite(*v) && *v > 0))
+      throw UsageError(fmt::format("{} ({}): its primary metric {} is {}, not a positive number", where,
+                                   report.results.back().variant, report.results.back().primary, *v));
     if (!results[i].contains("l2")) report.results.back().hot = hot;
   }
   if (doc.contains("config")) report.config = doc.at("config");
+  if (doc.contains("host")) report.host = doc.at("host");
   return report;
 }
 

@@ -3,8 +3,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
 
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,45 +18,128 @@
 namespace gpubench {
 namespace {
 
-std::string temp_path(const std::string& path) { return fmt::format("{}.tmp{}", path, getpid()); }
+namespace fs = std::filesystem;
 
 [[noreturn]] void fail(const std::string& path, const std::string& why) {
   throw UsageError(fmt::format("cannot write '{}': {}", path, why));
 }
 
-void remove_all(const std::vector<std::pair<std::string, std::string>>& files) {
-  for (const auto& f : files) std::remove(temp_path(f.first).c_str());
+// A file of our own beside `path`, with a short name (the path's own name may
+// already be as long as the file system allows). Returns its descriptor.
+int make_temp(const std::string& path, std::string& temp) {
+  const fs::path dir = fs::path(path).parent_path();
+  temp = ((dir.empty() ? fs::path(".") : dir) / ".gpubench-XXXXXX").string();
+  return mkstemp(temp.data());
+}
+
+// Immutable and append-only files cannot be replaced, even by root.
+bool locked(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return false;
+  int flags = 0;
+  const bool has = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  close(fd);
+  return has && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL));
+}
+
+// The identity of a path for "the same file twice": the file it names, links resolved.
+std::string identity(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? path : p.string();
+}
+
+OutputTarget check_one(const std::string& path) {
+  if (path.empty()) throw UsageError("an output path is empty (write '-' for standard output)");
+  if (path == "-") return {path, path, OutputTarget::Kind::standard_output};
+  struct stat st {};
+  const bool exists = stat(path.c_str(), &st) == 0;  // follows links
+  if (path.back() == '/' || (exists && S_ISDIR(st.st_mode))) fail(path, "it is a directory, not a file");
+  if (exists && !S_ISREG(st.st_mode)) {
+    if (access(path.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
+    return {path, path, OutputTarget::Kind::special};
+  }
+  const std::string written = exists ? identity(path) : path;
+  if (exists && ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0))
+    fail(path, "the file is read-only");
+  if (exists && locked(written)) fail(path, "the file is immutable or append-only");
+  std::string temp;
+  const int fd = make_temp(written, temp);
+  if (fd < 0) fail(path, std::strerror(errno));
+  close(fd);
+  std::remove(temp.c_str());
+  return {path, written, OutputTarget::Kind::file};
+}
+
+void write_all(int fd, const std::string& content, const std::string& path) {
+  for (std::size_t done = 0; done < content.size();) {
+    const ssize_t n = write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(path, std::strerror(errno));
+    }
+    done += std::size_t(n);
+  }
 }
 
 }  // namespace
 
-void check_writable(const std::string& path) {
-  struct stat st {};
-  if (path.empty() || path.back() == '/' || (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
-    fail(path, "it is a directory, not a file");
-  const std::string tmp = temp_path(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) fail(path, std::strerror(errno));
-  std::fclose(f);
-  std::remove(tmp.c_str());
+std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+  std::vector<OutputTarget> targets;
+  for (const std::string& path : outputs) {
+    OutputTarget t = check_one(path);
+    for (const OutputTarget& other : targets)
+      if (identity(other.written) == identity(t.written))
+        throw UsageError(fmt::format("'{}' is named as two outputs", path));
+    for (const std::string& in : inputs)
+      if (t.kind != OutputTarget::Kind::standard_output && identity(in) == identity(t.written))
+        throw UsageError(fmt::format("cannot write '{}': it is an input of this command", path));
+    targets.push_back(std::move(t));
+  }
+  return targets;
 }
 
-void write_files(const std::vector<std::pair<std::string, std::string>>& files) {
-  for (const auto& [path, content] : files) {
-    std::ofstream out(temp_path(path), std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      remove_all(files);
-      fail(path, std::strerror(err));
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs, std::ostream& out) {
+  std::vector<std::string> temps(outputs.size());
+  auto clean = [&] {
+    for (const std::string& t : temps)
+      if (!t.empty()) std::remove(t.c_str());
+  };
+  try {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const auto& [target, content] = outputs[i];
+      if (target.kind != OutputTarget::Kind::file) continue;
+      const int fd = make_temp(target.written, temps[i]);
+      if (fd < 0) fail(target.path, std::strerror(errno));
+      struct stat st {};
+      const mode_t umask_now = umask(0);
+      umask(umask_now);
+      fchmod(fd, stat(target.written.c_str(), &st) == 0 ? st.st_mode & 07777 : 0666 & ~umask_now);
+      try {
+        write_all(fd, content, target.path);
+      } catch (...) {
+        close(fd);
+        throw;
+      }
+      if (close(fd) != 0) fail(target.path, std::strerror(errno));
     }
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (temps[i].empty()) continue;
+      if (std::rename(temps[i].c_str(), outputs[i].first.written.c_str()) != 0) fail(outputs[i].first.path, std::strerror(errno));
+      temps[i].clear();
+    }
+  } catch (...) {
+    clean();
+    throw;
   }
-  for (const auto& [path, content] : files) {
-    if (std::rename(temp_path(path).c_str(), path.c_str()) != 0) {
-      const int err = errno;
-      remove_all(files);
-      fail(path, std::strerror(err));
+  for (const auto& [target, content] : outputs) {
+    if (target.kind == OutputTarget::Kind::standard_output) {
+      out << content << std::flush;
+    } else if (target.kind == OutputTarget::Kind::special) {
+      const int fd = open(target.path.c_str(), O_WRONLY);
+      if (fd < 0) fail(target.path, std::strerror(errno));
+      write_all(fd, content, target.path);
+      close(fd);
     }
   }
 }

@@ -1,20 +1,35 @@
-// Output files are written whole or not at all.
+// Output files are checked before anything runs and written whole or not at all.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace gpubench {
 
-// Throws UsageError when `path` cannot be created as a file (a directory, a
-// missing directory, no permission). Call before a long run so it fails fast,
-// leaving nothing behind.
-void check_writable(const std::string& path);
+// Where one output goes, as check_outputs found it.
+struct OutputTarget {
+  enum class Kind {
+    standard_output,  // "-"
+    file,             // a new or existing regular file: written beside it, then renamed over it
+    special,          // a FIFO, a character device (/dev/null), a terminal: written through
+  };
+  std::string path;     // as the user wrote it
+  std::string written;  // the file renamed over: `path` with symbolic links resolved
+  Kind kind = Kind::file;
+};
 
-// Writes each (path, content) to a temporary file beside its path, then,
-// once all are written, renames them over their paths. On an error nothing
-// is left behind (except files already renamed, when a rename fails).
-void write_files(const std::vector<std::pair<std::string, std::string>>& files);
+// Checks every named output before a run starts: not empty, not a directory,
+// in a directory that exists and can be written, not a read-only,
+// immutable or append-only file, no file named twice, and no output that is
+// also one of `inputs`. Throws UsageError naming the path and the reason.
+std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
+
+// Writes each (target, content): every file to a temporary file beside it
+// first, then all renamed over their paths, then the special files and
+// standard output (`out`). On an error nothing new is left behind except
+// what was already renamed.
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs, std::ostream& out);
 
 }  // namespace gpubench

@@ -38,6 +38,7 @@ std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::siz
 
 void append(RunReport& into, RunReport&& more) {
   if (!into.device) into.device = more.device;
+  if (into.host.is_null()) into.host = more.host;
   for (auto& r : more.results) into.results.push_back(std::move(r));
 }
 

@@ -55,6 +55,7 @@ struct RunReport {
   std::optional<DeviceInfo> device;  // absent when only host steps ran without a GPU
   std::vector<BenchResult> results;
   std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
+  nlohmann::json host;                   // the host that ran: "cpu" (model), "threads" (host steps use all)
 };
 
 // A result's `measure` field: the sampling settings it ran with.

@@ -123,15 +123,15 @@ TEST_CASE("configs are checked against the pattern's axes and expand like the co
   const auto runs = plan(R"({"defaults": {"params": {"scale": 2}},
       "benchmarks": [{"pattern": "toy", "variants": ["loop"], "params": {"n": "2^10:2^11", "mode": ["a", "b"]}}]})");
   REQUIRE(runs.size() == 4);
-  CHECK(describe(runs[0]) == "toy n=1024 scale=2 mode=a variants=loop");
-  CHECK(describe(runs[3]) == "toy n=2048 scale=2 mode=b variants=loop");
+  CHECK(describe(runs[0]) == "toy n=1024 scale=2 mode=a seed=42 variants=loop");
+  CHECK(describe(runs[3]) == "toy n=2048 scale=2 mode=b seed=42 variants=loop");
   CHECK(runs[0].measure.min_samples == 3);  // the pattern's sampling defaults
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": 0}}]})"),
                     "benchmarks[0].params.scale: expected an integer from 1 to 8, got 0");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"n": "2^21"}}]})"),
                     Catch::StartsWith("benchmarks[0].params.n: expected a size") && Catch::Contains("up to 1048576"));
   CHECK_THROWS_WITH(plan(R"({"defaults": {"params": {"blocks": 1}}, "benchmarks": [{"pattern": "toy"}]})"),
-                    "defaults.params.blocks: unknown key (valid: n, scale, mode, seed, device)");
+                    "defaults.params.blocks: no benchmark's pattern has this parameter");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "other"}]})"),
                     R"(benchmarks[0].pattern: expected one of toy, got "other")");
 

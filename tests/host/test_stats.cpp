@@ -1,8 +1,10 @@
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
 
 #include "src/detail/measure.hpp"
+#include "src/detail/parallel.hpp"
 #include "src/detail/stats.hpp"
 
 using namespace gpubench;
@@ -34,4 +36,19 @@ TEST_CASE("sampling honours warm-up, minimum count and maximum count") {
   o.min_time_s = 3600;
   o.max_samples = 10;
   CHECK(collect_samples(o, [] { return 1.0; }).size() == 10);
+}
+
+TEST_CASE("the thread pool runs every chunk exactly once, call after call") {
+  // Many short jobs back to back: a worker that wakes late for one job must
+  // not take indices of the next.
+  for (int round = 0; round < 20000; ++round) {
+    const std::int64_t n = 1 + round % 97;
+    std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+    gpubench::parallel_chunks(
+        n, [&](unsigned, std::int64_t b, std::int64_t e) {
+          for (std::int64_t i = b; i < e; ++i) ++hits[std::size_t(i)];
+        },
+        1);
+    for (const auto& h : hits) REQUIRE(h == 1);
+  }
 }

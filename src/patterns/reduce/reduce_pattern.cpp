@@ -54,7 +54,7 @@ class ReduceFixture : public Fixture {
   Footprint footprint(const Env& env) const override {
     std::size_t scratch = 0;
     bool in_place = false;
-    for (const std::size_t i : env.steps) {
+    for (const std::size_t i : env.device ? env.steps : std::vector<std::size_t>{}) {
       const Step& s = ladder()[i];
       if (s.where == Where::host) continue;
       scratch = std::max(scratch, s.scratch_bytes(problem(nullptr, nullptr), workspace(env)));

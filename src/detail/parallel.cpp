@@ -1,0 +1,72 @@
+#include "src/detail/parallel.hpp"
+
+#include <fstream>
+
+namespace gpubench {
+
+std::string host_cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+      return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+ThreadPool& ThreadPool::instance() {
+  static ThreadPool pool(host_threads() - 1);
+  return pool;
+}
+
+ThreadPool::ThreadPool(unsigned workers) {
+  for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+// Takes indices until none is left; `count` and `job` were read under the lock.
+void ThreadPool::drain(const std::function<void(unsigned)>* job, unsigned count) {
+  for (unsigned i; (i = next_.fetch_add(1)) < count;) (*job)(i);
+}
+
+void ThreadPool::work() {
+  std::uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(m_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    if (stop_) return;
+    seen = generation_;
+    const auto* job = job_;
+    const unsigned count = count_;
+    ++busy_;
+    lock.unlock();
+    drain(job, count);
+    lock.lock();
+    if (--busy_ == 0) done_.notify_all();
+  }
+}
+
+void ThreadPool::run(unsigned count, const std::function<void(unsigned)>& job) {
+  std::lock_guard<std::mutex> turn(turn_);
+  std::unique_lock<std::mutex> lock(m_);
+  // A worker that woke late for the last job may still be taking (past the
+  // end) indices of it: let it leave before the indices start again.
+  done_.wait(lock, [&] { return busy_ == 0; });
+  job_ = &job;
+  count_ = count;
+  next_ = 0;
+  ++generation_;
+  lock.unlock();
+  wake_.notify_all();
+  drain(&job, count);
+  lock.lock();
+  done_.wait(lock, [&] { return busy_ == 0; });
+}
+
+}  // namespace gpubench

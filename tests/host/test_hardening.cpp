@@ -1,0 +1,347 @@
+// Hostile and careless input (issue "hardening"), one test per defect found:
+// every case is one line on stderr and exit 2, nothing on disk is
+// clobbered, and the gate fails when it cannot judge. No GPU needed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/commands.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/errors.hpp"
+#include "tests/toy/toy_pattern.hpp"
+
+using namespace gpubench;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Outcome {
+  int rc;
+  std::string out, err;
+};
+
+Outcome cli(std::vector<std::string> args, std::ostream* out_stream = nullptr) {
+  static const Registry all{{builtin_patterns().patterns[0], builtin_patterns().patterns[1],
+                             builtin_patterns().patterns[2], &toy::toy_pattern()}};
+  args.insert(args.begin(), "gpubench");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream o, e;
+  const int rc = run_cli(int(argv.size()), argv.data(), out_stream ? *out_stream : o, e, all);
+  return {rc, o.str(), e.str()};
+}
+
+// A fresh directory for one test's files.
+struct Dir {
+  fs::path path;
+  explicit Dir(const std::string& name) : path(fs::temp_directory_path() / ("gpubench-hardening-" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Dir() { fs::remove_all(path); }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void expect_usage(const Outcome& r, const std::string& fragment) {
+  INFO(r.err);
+  CHECK(r.rc == kExitUsage);
+  CHECK(r.err.find(fragment) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.size() < 400);
+}
+
+// A quick host-only run: the toy pattern's correct steps, a few samples.
+std::vector<std::string> toy_run(std::vector<std::string> more = {}) {
+  std::vector<std::string> args = {"toy"};
+  for (const auto& [flag, value] : {std::pair{"--n", "100"}, std::pair{"--variant", "loop,unrolled,library"}})
+    if (std::find(more.begin(), more.end(), flag) == more.end()) args.insert(args.end(), {flag, value});
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("1: deep nesting is refused with the depth, not a crash") {
+  Dir d("nesting");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  write(d / "deep.json", deep);
+  expect_usage(cli({"run", d / "deep.json"}), "nested deeper than 64 levels");
+  write(d / "name.json", R"({"name": )" + deep + R"(, "benchmarks": []})");
+  expect_usage(cli({"run", d / "name.json"}), "nested deeper than 64 levels");
+  expect_usage(cli({"compare", d / "deep.json", d / "deep.json"}), "nested deeper than 64 levels");
+}
+
+TEST_CASE("2: outputs never replace what is not a regular file, nor an input, nor a read-only file") {
+  Dir d("clobber");
+  // '-' is standard output; the table then goes to stderr.
+  const Outcome dash = cli(toy_run({"--json", "-"}));
+  REQUIRE(dash.rc == kExitOk);
+  CHECK(json::parse(dash.out).at("results").size() == 3);
+  CHECK(dash.err.find("variant") != std::string::npos);
+  // /dev/null stays a device.
+  REQUIRE(cli(toy_run({"--json", "/dev/null"})).rc == kExitOk);
+  struct stat st {};
+  REQUIRE(stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  // A FIFO is written through.
+  const std::string fifo = d / "fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  REQUIRE(cli(toy_run({"--csv", fifo})).rc == kExitOk);
+  char buf[4096];
+  const ssize_t got = ::read(reader, buf, sizeof buf);
+  close(reader);
+  CHECK(std::string(buf, std::size_t(std::max<ssize_t>(got, 0))).rfind("pattern,variant", 0) == 0);
+  CHECK(fs::is_fifo(fifo));
+  // A link stays a link; its target gets the results.
+  write(d / "target.json", "old");
+  fs::create_symlink(d / "target.json", d / "link.json");
+  REQUIRE(cli(toy_run({"--json", d / "link.json"})).rc == kExitOk);
+  CHECK(fs::is_symlink(d / "link.json"));
+  CHECK(json::parse(read(d / "target.json")).at("kind") == "results");
+  // A read-only file is refused, even for root.
+  write(d / "ro.json", "keep");
+  fs::permissions(d / "ro.json", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  expect_usage(cli(toy_run({"--json", d / "ro.json"})), "read-only");
+  CHECK(read(d / "ro.json") == "keep");
+  // An output that is also an input is refused before anything runs.
+  REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
+  const std::string a = read(d / "a.json");
+  expect_usage(cli({"compare", d / "a.json", d / "a.json", "--json", d / "a.json"}), "it is an input");
+  CHECK(read(d / "a.json") == a);
+  write(d / "c.json", R"({"benchmarks": [{"pattern": "toy"}]})");
+  expect_usage(cli({"run", d / "c.json", "--json", d / "c.json"}), "it is an input");
+  CHECK(read(d / "c.json") == R"({"benchmarks": [{"pattern": "toy"}]})");
+}
+
+TEST_CASE("3: the same path for two outputs is refused before running") {
+  Dir d("twice");
+  expect_usage(cli(toy_run({"--json", d / "same.out", "--csv", d / "same.out"})), "named as two outputs");
+  CHECK_FALSE(fs::exists(d / "same.out"));
+}
+
+TEST_CASE("4: every output is checked before the run, and all are written or none") {
+  Dir d("partial");
+  write(d / "locked.csv", "keep");
+  fs::permissions(d / "locked.csv", fs::perms::owner_read);
+  expect_usage(cli(toy_run({"--json", d / "ok.json", "--csv", d / "locked.csv"})), "read-only");
+  CHECK_FALSE(fs::exists(d / "ok.json"));
+  expect_usage(cli(toy_run({"--json", d / "ok.json", "--csv", d / "missing/x.csv"})), "cannot write");
+  CHECK_FALSE(fs::exists(d / "ok.json"));
+  CHECK(fs::directory_iterator(d.path) != fs::directory_iterator());  // only locked.csv: no temporary left
+  CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("5: a directory as a config or a result file is one line") {
+  Dir d("dirs");
+  REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
+  expect_usage(cli({"run", d.path.string()}), "is a directory");
+  expect_usage(cli({"compare", d / "a.json", d.path.string()}), "is a directory");
+}
+
+TEST_CASE("6: host steps run without a GPU, whatever the pattern") {
+  const Outcome r = cli({"gemm", "--variant", "cpu", "--m", "64", "--n", "33", "--k", "17"});
+  INFO(r.err);
+  if (r.err.find("OpenBLAS") != std::string::npos) return;  // no BLAS on this machine: refused by name, exit 2
+  CHECK(r.rc == kExitOk);
+}
+
+TEST_CASE("7: shared defaults apply where a benchmark's pattern has the parameter") {
+  Dir d("defaults");
+  write(d / "c.json", R"({"defaults": {"params": {"block": 128, "n": 64}, "measure": {"min_samples": 1, "min_time": 0}},
+      "benchmarks": [{"pattern": "reduce", "variants": "cpu"}, {"pattern": "scan", "variants": "cpu"}]})");
+  const Outcome r = cli({"run", d / "c.json", "--json", d / "out.json"});
+  INFO(r.err);
+  REQUIRE(r.rc == kExitOk);
+  const json doc = json::parse(read(d / "out.json"));
+  CHECK(doc.at("results").at(0).at("params").at("block") == 128);
+  CHECK_FALSE(doc.at("results").at(1).at("params").contains("block"));
+  write(d / "bad.json", R"({"defaults": {"params": {"blocks": 1}}, "benchmarks": [{"pattern": "toy"}]})");
+  expect_usage(cli({"run", d / "bad.json"}), "defaults.params.blocks: no benchmark's pattern has this parameter");
+}
+
+TEST_CASE("8: seeds may be lists, devices are one index, and quoted values are cut") {
+  Dir d("seeds");
+  write(d / "c.json", R"({"benchmarks": [{"pattern": "toy", "variants": "loop", "params": {"seed": [1, 2]}}]})");
+  const Outcome r = cli({"run", d / "c.json", "--json", d / "out.json"});
+  REQUIRE(r.rc == kExitOk);
+  const json doc = json::parse(read(d / "out.json"));
+  REQUIRE(doc.at("results").size() == 2);
+  CHECK(doc.at("results").at(1).at("params").at("seed") == 2);
+  CHECK(cli(toy_run({"--variant", "loop", "--seed", "1,2,3"})).out.find("seed=3") != std::string::npos);
+  write(d / "dev.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": [0, 1]}}]})");
+  expect_usage(cli({"run", d / "dev.json"}), "one device index");
+  json big = json::parse(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": []}}]})");
+  for (int i = 0; i < 20000; ++i) big["benchmarks"][0]["params"]["scale"].push_back("x");
+  write(d / "big.json", big.dump());
+  expect_usage(cli({"run", d / "big.json"}), R"(benchmarks[0].params.scale[0]: expected an integer from 1 to 8, got "x")");
+}
+
+TEST_CASE("9: a runaway plan is refused before anything is built, and names are bounded strings") {
+  expect_usage(cli({"reduce", "--variant", "cpu", "--n", "1:2^40", "--dtype", "int32,float32,float64", "--op",
+                    "sum,min,max", "--block", "32,64,128,256,512,1024", "--max-runs", "1000"}),
+               "the cross product has 2214 runs, more than the limit of 1000");
+  Dir d("runaway");
+  json many = json::parse(R"({"benchmarks": [{"pattern": "toy", "params": {"n": []}}]})");
+  for (int i = 1; i <= 400; ++i) many["benchmarks"][0]["params"]["n"].push_back(i);
+  many["benchmarks"][0]["params"]["scale"] = {1, 2, 3, 4, 5, 6, 7, 8};
+  many["benchmarks"][0]["params"]["seed"] = json::array();
+  for (int i = 0; i < 40; ++i) many["benchmarks"][0]["params"]["seed"].push_back(i);
+  write(d / "many.json", many.dump());
+  expect_usage(cli({"run", d / "many.json"}), "more than the limit of 100000");
+  write(d / "name.json", R"({"name": ")" + std::string(5000, 'x') + R"(", "benchmarks": [{"pattern": "toy"}]})");
+  expect_usage(cli({"run", d / "name.json"}), "name: expected a string of at most 1000 characters");
+  write(d / "name2.json", R"({"name": [1], "benchmarks": [{"pattern": "toy"}]})");
+  expect_usage(cli({"run", d / "name2.json"}), "name: expected a string");
+}
+
+TEST_CASE("10: a seed that is not an integer from 0 to 2^63-1 is refused") {
+  for (const char* seed : {"-1", "18446744073709551616", "99999999999999999999999", "9223372036854775808", "1e3", ""})
+    expect_usage(cli(toy_run({"--seed", seed})), "--seed");
+  CHECK(cli(toy_run({"--seed", "9223372036854775807"})).rc == kExitOk);
+}
+
+TEST_CASE("11: --min-time is decimal seconds, and results record the samples taken and the time spent") {
+  expect_usage(cli(toy_run({"--min-time", "0x10"})), "--min-time");
+  expect_usage(cli(toy_run({"--min-time", "inf"})), "--min-time");
+  const Outcome r = cli(toy_run({"--variant", "loop", "--min-time", "0.05", "--json", "-"}));
+  REQUIRE(r.rc == kExitOk);
+  const json m = json::parse(r.out).at("results").at(0).at("measure");
+  CHECK(m.at("min_time_s") == 0.05);
+  CHECK(m.at("samples").get<int>() >= 3);
+  CHECK(m.at("capped").is_boolean());
+  CHECK((m.at("capped") == true || m.at("sampled_s").get<double>() >= 0.05));
+}
+
+TEST_CASE("12: an empty output path is refused") {
+  expect_usage(cli(toy_run({"--json", ""})), "--json: an empty path");
+  expect_usage(cli(toy_run({"--csv", ""})), "--csv: an empty path");
+  Dir d("empty");
+  REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
+  expect_usage(cli({"compare", d / "a.json", d / "a.json", "--json", ""}), "--json: an empty path");
+}
+
+TEST_CASE("13: a gate fails when the new run lacks the baseline's rows, unless allowed") {
+  Dir d("gate");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  REQUIRE(cli(toy_run({"--variant", "loop", "--json", d / "part.json"})).rc == kExitOk);
+  REQUIRE(cli(toy_run({"--n", "200", "--json", d / "other.json"})).rc == kExitOk);
+  json empty = json::parse(read(d / "base.json"));
+  empty["results"] = json::array();
+  write(d / "empty.json", empty.dump());
+  const Outcome none = cli({"compare", d / "base.json", d / "empty.json"});
+  CHECK(none.rc == 1);
+  CHECK(none.out.find("FAIL: no result of the new run matches") != std::string::npos);
+  CHECK(cli({"compare", d / "base.json", d / "other.json"}).rc == 1);
+  const Outcome part = cli({"compare", d / "base.json", d / "part.json"});
+  CHECK(part.rc == 1);
+  CHECK(part.out.find("2 results of the baseline are missing") != std::string::npos);
+  CHECK(cli({"compare", d / "base.json", d / "part.json", "--allow-missing"}).rc == 0);
+}
+
+TEST_CASE("14: rows no run can have measured are refused, naming the row") {
+  Dir d("numbers");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  const json base = json::parse(read(d / "base.json"));
+  auto with = [&](const std::function<void(json&)>& change) {
+    json doc = base;
+    change(doc["results"][1]);
+    write(d / "bad.json", doc.dump());
+    return cli({"compare", d / "base.json", d / "bad.json"});
+  };
+  expect_usage(with([](json& r) { r["median_ms"] = -1; }), "/results/1 (unrolled");
+  expect_usage(with([](json& r) { r["median_ms"] = 0; }), "median_ms");
+  expect_usage(with([](json& r) { r.erase("median_ms"); }), "/results/1/median_ms: missing");
+  expect_usage(with([](json& r) { r["samples_ms"] = json::array(); }), "samples_ms is empty");
+  expect_usage(with([](json& r) { r["metrics"][0]["value"] = 0; }), "not a positive number");
+}
+
+namespace {
+
+// A stream whose every write fails, as stdout does on a full disk.
+struct FullBuffer : std::streambuf {
+  int overflow(int) override { return traits_type::eof(); }
+};
+
+}  // namespace
+
+TEST_CASE("15: output that cannot be written is an error, not exit 0") {
+  FullBuffer full;
+  std::ostream out(&full);
+  const Outcome r = cli({"list"}, &out);
+  CHECK(r.rc == kExitUsage);
+  CHECK(r.err == "gpubench: error: writing the standard output failed\n");
+}
+
+TEST_CASE("16: a long file name is written through a short temporary name") {
+  Dir d("long");
+  const std::string name = std::string(250, 'r') + ".json";  // 255 characters
+  const Outcome r = cli(toy_run({"--json", d / name}));
+  INFO(r.err);
+  CHECK(r.rc == kExitOk);
+  CHECK(fs::exists(d / name));
+}
+
+TEST_CASE("17: messages say what is wrong, once, in one line") {
+  Dir d("messages");
+  write(d / "arr.json", "[1, 2]");
+  expect_usage(cli({"run", d / "arr.json"}), "arr.json: (root): expected an object");
+  write(d / "trunc.json", R"({"benchmarks": [)");
+  const Outcome trunc = cli({"run", d / "trunc.json"});
+  expect_usage(trunc, "not valid JSON");
+  CHECK(trunc.err.find(d / "trunc.json") == trunc.err.rfind(d / "trunc.json"));  // the path once
+  expect_usage(cli({"reduce", "--variant", "all,cpu"}), "'all' cannot be combined with other steps");
+  expect_usage(cli({"reduce", "--n", "2^3:2^5:2^7"}), "a sweep is FIRST:LAST, with one ':'");
+  expect_usage(cli({"reduce", "--n", "-5"}), "must be positive");
+  REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
+  REQUIRE(cli({"compare", d / "a.json", d / "a.json", "--json", d / "cmp.json"}).rc == kExitOk);
+  expect_usage(cli({"compare", d / "a.json", d / "cmp.json"}), "this is a comparison");
+}
+
+TEST_CASE("18: host rows say that nothing was flushed for them") {
+  const Outcome r = cli(toy_run({"--variant", "loop", "--json", "-"}));
+  REQUIRE(r.rc == kExitOk);
+  const json doc = json::parse(r.out);
+  CHECK(doc.at("results").at(0).at("l2") == "n/a");
+  CHECK(doc.at("l2") == "n/a");
+  CHECK(doc.at("host").at("threads").get<int>() >= 1);
+}
+
+TEST_CASE("19: a point named twice runs once") {
+  const Outcome r = cli(toy_run({"--variant", "loop", "--n", "4,4", "--scale", "2,2"}));
+  REQUIRE(r.rc == kExitOk);
+  CHECK(r.out.find("toy mode=a n=4 scale=2") == r.out.rfind("toy mode=a n=4 scale=2"));
+  Dir d("dupes");
+  write(d / "c.json", R"({"benchmarks": [{"pattern": "toy", "variants": "loop", "params": {"n": ["2^10", "2^10"]}}]})");
+  REQUIRE(cli({"run", d / "c.json", "--json", d / "out.json"}).rc == kExitOk);
+  CHECK(json::parse(read(d / "out.json")).at("results").size() == 1);
+}
+
+TEST_CASE("20: what needs no GPU is checked first, for every run") {
+  if (cuda_device_count() > 0) {
+    WARN("a CUDA device is present: the order against the no-device error is not exercised here");
+    return;
+  }
+  expect_usage(cli({"reduce", "--n", "2^0:2^40"}), "host memory");
+  expect_usage(cli({"reduce", "--n", "1K", "--json", "/nonexistent-dir/x.json"}), "cannot write");
+}
