@@ -39,6 +39,12 @@ void ThreadPool::work() {
   std::uint64_t seen = 0;
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
+    // Jobs come back to back while a host step is timed: wait a little
+    // awake before sleeping, so a sample does not time waking 15 threads.
+    lock.unlock();
+    for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_relaxed) == seen; ++spin)
+      std::this_thread::yield();
+    lock.lock();
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;

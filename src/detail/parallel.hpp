@@ -44,7 +44,7 @@ class ThreadPool {
   const std::function<void(unsigned)>* job_ = nullptr;
   unsigned count_ = 0, busy_ = 0;
   std::atomic<unsigned> next_{0};
-  std::uint64_t generation_ = 0;
+  std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
   bool stop_ = false;
   std::vector<std::thread> workers_;
 };
