@@ -12,6 +12,8 @@ run() {  # name, then gpubench arguments
   echo "== $name: gpubench $*" >&2
   "$bin" "$@" --json "$out/$name.json" | tee "$out/$name.txt"
 }
+previous=$(mktemp)  # the committed CI baseline, to compare the new one with
+[ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
 sizes=$(seq -s, -f '2^%g' 16 30)
 run reduce-2p22 reduce --n 2^22
 run reduce-2p28 reduce --n 2^28
@@ -23,6 +25,10 @@ awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "gpubench run configs/ci
   | tee "$out/ci-timed-wall.txt"
 run ci-2 run configs/ci.json
 "$bin" compare "$out/ci.json" "$out/ci-2.json" --json "$out/ci-compare.json" | tee "$out/ci-compare.txt"
+[ -s "$previous" ] && "$bin" compare "$previous" "$out/ci.json" | tee "$out/ci-compare-prev.txt"
+"$bin" compare tests/data/v1/ci.json "$out/ci.json" | tee "$out/ci-compare-v1.txt"  # a version 1 baseline still gates
+run reduce-cpu reduce --variant cpu --n 2^22,2^28
+run reduce-cpu-2 reduce --variant cpu --n 2^22,2^28
 run reduce-2p28-float32 reduce --n 2^28 --dtype float32
 run reduce-2p28-max reduce --n 2^28 --op max
 run scan-2p28-float32 scan --n 2^28 --dtype float32

@@ -121,8 +121,7 @@ TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
   const RunReport now = report_from_json(config::load_json_file(dir + "/results/h200/ci.json"));
   const auto c = compare::compare(v1, now, {});
   CHECK(c.rows.size() == v1.results.size());
-  CHECK(c.only_in_base.empty());
-  CHECK(c.only_in_new.empty());
+  CHECK(c.only_in_base.empty());  // the new baseline adds rows of other ladders: only in new
   for (const auto& row : c.rows) CHECK(row.unit == "GB/s");
   CHECK(compare::exit_code(c) == 0);
 
