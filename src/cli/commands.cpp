@@ -32,7 +32,7 @@ namespace {
 
 struct OutputArgs {
   std::string json_path, csv_path;
-  bool markdown = false;
+  bool markdown = false, dry_run = false;
   CLI::Option *json = nullptr, *csv = nullptr;
 };
 
@@ -40,6 +40,7 @@ void add_output_options(CLI::App* cmd, OutputArgs& o) {
   o.json = cmd->add_option("--json", o.json_path, "Write the results as JSON (docs/json-schema.md); '-': standard output");
   o.csv = cmd->add_option("--csv", o.csv_path, "Write the results as CSV; '-': standard output");
   cmd->add_flag("--md", o.markdown, "Print the table as markdown");
+  cmd->add_flag("--dry-run", o.dry_run, "Check everything that needs no GPU and list the runs, without running them");
 }
 
 // The outputs a command was given, in order; an empty one is an error.
@@ -135,6 +136,10 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
   const std::vector<OutputTarget> targets = check_outputs(paths, inputs);
   // Every run fits before the first starts: what needs no GPU first.
   for (const auto& r : runs) check_host(r);
+  if (o.dry_run) {
+    for (std::size_t i = 0; i < runs.size(); ++i) out << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i]));
+    return kExitOk;
+  }
   for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);

@@ -24,8 +24,8 @@ std::int64_t parse_digits(const std::string& digits, const std::string& text) {
   std::int64_t v = 0;
   for (char c : digits) {
     if (!std::isdigit(static_cast<unsigned char>(c))) bad(text, "not a number");
+    if (v > (kMax - (c - '0')) / 10) bad(text, "too large");  // before it overflows
     v = v * 10 + (c - '0');
-    if (v > kMax) bad(text, "too large");
   }
   return v;
 }

@@ -25,6 +25,9 @@ TEST_CASE("bad sizes are rejected with a message naming the input") {
     CHECK_THROWS_AS(parse_size(bad), UsageError);
   }
   CHECK_THROWS_WITH(parse_size("4X"), Catch::Contains("'4X'"));
+  // Past 2^63 in decimal digits: refused without overflowing on the way.
+  CHECK_THROWS_WITH(parse_size("18446744073709551616"), Catch::Contains("too large"));
+  CHECK_THROWS_WITH(parse_size("99999999999999999999999"), Catch::Contains("too large"));
 }
 
 TEST_CASE("size lists and power-of-two sweeps") {
