@@ -55,6 +55,12 @@ def load(path, kind):
         sys.exit(f"{path}: no results")
     if kind == "results" and version == 1:
         doc["results"] = [from_v1(r) for r in doc["results"]]
+    if kind == "results":
+        # Nothing is flushed for host rows ("n/a"): draw them with their run's device rows.
+        run_l2 = doc.get("l2") if doc.get("l2") in ("flushed", "hot") else "flushed"
+        for r in doc["results"]:
+            if r.get("l2") == "n/a":
+                r["l2"] = run_l2
     return doc
 
 

@@ -136,8 +136,11 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
     if (target.kind == OutputTarget::Kind::standard_output) {
       out << content << std::flush;
     } else if (target.kind == OutputTarget::Kind::special) {
-      const int fd = open(target.path.c_str(), O_WRONLY);
-      if (fd < 0) fail(target.path, std::strerror(errno));
+      // Non-blocking to open: a FIFO nobody reads is an error, not a hang;
+      // blocking to write, so a slow reader is waited for.
+      const int fd = open(target.path.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd < 0) fail(target.path, errno == ENXIO ? "no process is reading it" : std::strerror(errno));
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
       write_all(fd, content, target.path);
       close(fd);
     }

@@ -113,6 +113,7 @@ TEST_CASE("2: outputs never replace what is not a regular file, nor an input, no
   close(reader);
   CHECK(std::string(buf, std::size_t(std::max<ssize_t>(got, 0))).rfind("pattern,variant", 0) == 0);
   CHECK(fs::is_fifo(fifo));
+  expect_usage(cli(toy_run({"--csv", fifo})), "no process is reading it");  // no reader: an error, not a hang
   // A link stays a link; its target gets the results.
   write(d / "target.json", "old");
   fs::create_symlink(d / "target.json", d / "link.json");

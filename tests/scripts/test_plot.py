@@ -130,6 +130,13 @@ class PlotTest(unittest.TestCase):
         self.assertIn("theoretical 5000 GB/s", legend)
         self.assertIn("toy-ladder-n2p20-dtypeint32.svg", os.listdir(self.out))
 
+    def test_host_rows_join_their_runs_chart(self):
+        cpu = result("cpu", "baseline", 40.0, 10.0, where="host")
+        cpu["l2"] = "n/a"  # nothing is flushed for host rows
+        path = self.write([result("a1", "first", 4.0, 100.0), cpu])
+        written = plot.plot_ladder(path, self.out)
+        self.assertEqual(len(written), 2)  # one chart, as PNG and SVG
+
     def test_tflops_primary(self):
         params = {"m": 512, "n": 512, "k": 512, "seed": 1}
         path = self.write([result("x", "one", 1.0, 20.5, TFLOPS, params=params),
