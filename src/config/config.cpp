@@ -114,7 +114,7 @@ json load_json_file(const std::string& path) {
   DepthCheck depth;
   if (!json::sax_parse(text, &depth)) {
     if (depth.too_deep)
-      throw UsageError(fmt::format("{}: nested deeper than {} levels (at byte {})", path, kMaxDepth, depth.byte));
+      throw UsageError(fmt::format("{}: nested deeper than {} levels", path, kMaxDepth));
     throw UsageError(fmt::format("{}: not valid JSON (at byte {})", path, depth.byte));
   }
   return json::parse(text);
@@ -151,6 +151,9 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
   }
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    if (runs[i].device != runs[0].device)
+      fail("benchmarks", "every benchmark of one config runs on one device (a run over several is not supported yet)");
   const json shared_params = defaults.value("params", json::object());
   for (const auto& [key, value] : shared_params.items())
     if (std::find(used.begin(), used.end(), key) == used.end())

@@ -207,12 +207,13 @@ void check_host(const RunRequest& r) {
 void check(const RunRequest& r) { check_request(r, nullptr); }
 
 RunReport run(const RunRequest& r, std::ostream& notes) {
+  // Declared first, destroyed last: the fixture's buffers and library handles go before the stream.
+  std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream(nullptr, [](cudaStream_t s) { cudaStreamDestroy(s); });
   std::vector<std::string> skipped;
   Checked c = check_request(r, &skipped);
   c.env.device = c.device ? &*c.device : nullptr;  // the Checked may have moved
   for (const std::string& why : skipped) notes << "gpubench: note: skipped " << why << "\n";
 
-  std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream(nullptr, [](cudaStream_t s) { cudaStreamDestroy(s); });
   std::unique_ptr<GpuTimer> timer;
   RunReport report;
   report.host = {{"cpu", host_cpu_model()}, {"threads", host_threads()}};

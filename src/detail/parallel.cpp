@@ -1,6 +1,7 @@
 #include "src/detail/parallel.hpp"
 
 #include <fstream>
+#include <utility>
 
 namespace gpubench {
 
@@ -30,9 +31,19 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-// Takes indices until none is left; `count` and `job` were read under the lock.
+// Takes indices until none is left; `count` and `job` were read under the
+// lock. An exception (out of memory, say) ends the job: it is kept for the
+// caller, and no further index starts.
 void ThreadPool::drain(const std::function<void(unsigned)>* job, unsigned count) {
-  for (unsigned i; (i = next_.fetch_add(1)) < count;) (*job)(i);
+  for (unsigned i; (i = next_.fetch_add(1)) < count;) {
+    try {
+      (*job)(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (!error_) error_ = std::current_exception();
+      next_ = count;
+    }
+  }
 }
 
 void ThreadPool::work() {
@@ -73,6 +84,7 @@ void ThreadPool::run(unsigned count, const std::function<void(unsigned)>& job) {
   drain(&job, count);
   lock.lock();
   done_.wait(lock, [&] { return busy_ == 0; });
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 }  // namespace gpubench

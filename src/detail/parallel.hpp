@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -32,7 +33,8 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   // Runs job(i) for every i in [0, count) on the workers and the caller;
-  // returns when all have finished. Calls from several threads take turns.
+  // returns when all have finished, rethrowing the first exception a job
+  // threw. Calls from several threads take turns; a job must not call run.
   void run(unsigned count, const std::function<void(unsigned)>& job);
 
  private:
@@ -46,6 +48,7 @@ class ThreadPool {
   std::atomic<unsigned> next_{0};
   std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
   bool stop_ = false;
+  std::exception_ptr error_;  // the first exception of the current job
   std::vector<std::thread> workers_;
 };
 

@@ -193,7 +193,7 @@ json to_json(const RunReport& report) {
 }
 
 RunReport report_from_json(const json& doc) {
-  if (doc.is_object() && doc.value("kind", "") == "comparison")
+  if (doc.is_object() && doc.contains("kind") && doc.at("kind") == "comparison")
     throw UsageError("this is a comparison (gpubench compare --json), not a results file");
   const int version = field<int>(doc, "schema_version", "");
   if (version != 1 && version != kSchemaVersion)

@@ -29,7 +29,9 @@ namespace fs = std::filesystem;
 int make_temp(const std::string& path, std::string& temp) {
   const fs::path dir = fs::path(path).parent_path();
   temp = ((dir.empty() ? fs::path(".") : dir) / ".gpubench-XXXXXX").string();
-  return mkstemp(temp.data());
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) temp.clear();  // whatever name it tried is not ours to remove
+  return fd;
 }
 
 // Immutable and append-only files cannot be replaced, even by root.
@@ -52,14 +54,24 @@ std::string identity(const std::string& path) {
 OutputTarget check_one(const std::string& path) {
   if (path.empty()) throw UsageError("an output path is empty (write '-' for standard output)");
   if (path == "-") return {path, path, OutputTarget::Kind::standard_output};
-  struct stat st {};
+  struct stat st {}, out {};
   const bool exists = stat(path.c_str(), &st) == 0;  // follows links
   if (path.back() == '/' || (exists && S_ISDIR(st.st_mode))) fail(path, "it is a directory, not a file");
+  // /dev/stdout (or /proc/self/fd/1) redirected to a file is our standard
+  // output: replacing that file would lose what is already written to it.
+  if (exists && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+    return {path, path, OutputTarget::Kind::standard_output};
   if (exists && !S_ISREG(st.st_mode)) {
     if (access(path.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
     return {path, path, OutputTarget::Kind::special};
   }
-  const std::string written = exists ? identity(path) : path;
+  std::string written = exists ? identity(path) : path;
+  struct stat link {};
+  if (!exists && lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    // A link to a file yet to be made: make the file, keep the link.
+    const fs::path target = fs::read_symlink(path);
+    written = (target.is_absolute() ? target : fs::path(path).parent_path() / target).string();
+  }
   if (exists && ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0))
     fail(path, "the file is read-only");
   if (exists && locked(written)) fail(path, "the file is immutable or append-only");
@@ -89,7 +101,7 @@ std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs,
   for (const std::string& path : outputs) {
     OutputTarget t = check_one(path);
     for (const OutputTarget& other : targets)
-      if (identity(other.written) == identity(t.written))
+      if (t.kind != OutputTarget::Kind::special && identity(other.written) == identity(t.written))
         throw UsageError(fmt::format("'{}' is named as two outputs", path));
     for (const std::string& in : inputs)
       if (t.kind != OutputTarget::Kind::standard_output && identity(in) == identity(t.written))
@@ -117,6 +129,7 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
       fchmod(fd, stat(target.written.c_str(), &st) == 0 ? st.st_mode & 07777 : 0666 & ~umask_now);
       try {
         write_all(fd, content, target.path);
+        if (fsync(fd) != 0) fail(target.path, std::strerror(errno));  // on disk before it replaces the old file
       } catch (...) {
         close(fd);
         throw;

@@ -120,6 +120,13 @@ TEST_CASE("2: outputs never replace what is not a regular file, nor an input, no
   REQUIRE(cli(toy_run({"--json", d / "link.json"})).rc == kExitOk);
   CHECK(fs::is_symlink(d / "link.json"));
   CHECK(json::parse(read(d / "target.json")).at("kind") == "results");
+  // A link to a file yet to be made: the file is made, the link kept.
+  fs::create_symlink(d / "new-target.json", d / "dangling.json");
+  REQUIRE(cli(toy_run({"--json", d / "dangling.json"})).rc == kExitOk);
+  CHECK(fs::is_symlink(d / "dangling.json"));
+  CHECK(json::parse(read(d / "new-target.json")).at("kind") == "results");
+  // Devices may be named twice: nothing is replaced.
+  CHECK(cli(toy_run({"--json", "/dev/null", "--csv", "/dev/null"})).rc == kExitOk);
   // A read-only file is refused, even for root.
   write(d / "ro.json", "keep");
   fs::permissions(d / "ro.json", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);

@@ -52,3 +52,15 @@ TEST_CASE("the thread pool runs every chunk exactly once, call after call") {
     for (const auto& h : hits) REQUIRE(h == 1);
   }
 }
+
+TEST_CASE("an exception in a pool job reaches the caller, and the pool goes on") {
+  CHECK_THROWS_AS(gpubench::parallel_chunks(
+                      1 << 20, [](unsigned c, std::int64_t, std::int64_t) {
+                        if (c == 1 || gpubench::host_threads() == 1) throw std::bad_alloc();
+                      },
+                      1),
+                  std::bad_alloc);
+  std::atomic<int> chunks{0};
+  gpubench::parallel_chunks(1 << 20, [&](unsigned, std::int64_t, std::int64_t) { ++chunks; }, 1);
+  CHECK(chunks == int(std::min<unsigned>(gpubench::host_threads(), 1u << 20)));
+}
