@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
 #include "src/detail/stats.hpp"
 #include "src/report/columns.hpp"
 
@@ -88,9 +89,7 @@ std::string format_comparison(const Comparison& c, bool markdown) {
   const Cells header = {"variant", "params", "base", "new", "unit", "change", "p", "verdict"};
   std::vector<Cells> rows;
   for (const Row& r : c.rows) {
-    std::string params;
-    for (const auto& [k, v] : r.params.items()) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k,
-                                                                       v.is_string() ? v.get<std::string>() : v.dump());
+    std::string params = params_text(r.params, " ");
     if (r.hot) params += " hot";
     rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base), fmt::format("{:.1f}", r.fresh), r.unit,
                     fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value), to_string(r.verdict)});

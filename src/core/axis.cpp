@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
-#include "src/detail/quoted.hpp"
+#include "src/detail/json_text.hpp"
 #include "src/detail/size_arg.hpp"
 #include "src/detail/strings.hpp"
 

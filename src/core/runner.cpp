@@ -12,6 +12,7 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/gpu_timer.hpp"
+#include "src/detail/json_text.hpp"
 #include "src/detail/parallel.hpp"
 #include "src/detail/strings.hpp"
 
@@ -24,10 +25,7 @@ double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sys
 
 std::string point_text(const RunRequest& r) {
   std::string s = r.pattern->name;
-  for (const Axis& a : r.pattern->axes) {
-    const auto& v = r.point.at(a.name);
-    s += fmt::format(" {}={}", a.name, v.is_string() ? v.get<std::string>() : v.dump());
-  }
+  for (const Axis& a : r.pattern->axes) s += fmt::format(" {}={}", a.name, value_text(r.point.at(a.name)));
   return s + fmt::format(" seed={}", r.point.at("seed").dump());
 }
 

@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "src/detail/json_text.hpp"
+
 namespace gpubench {
 
 std::string format_csv(const RunReport& report) {
   std::string out =
       "pattern,variant,ladder,params,samples,median_ms,min_ms,max_ms,noise,metric,unit,value,verified\n";
   for (const auto& r : report.results) {
-    std::string params;  // "n=1024;dtype=int32": one field, no commas
-    for (const auto& [key, value] : r.params.items())
-      params += fmt::format("{}{}={}", params.empty() ? "" : ";", key,
-                            value.is_string() ? value.get<std::string>() : value.dump());
+    const std::string params = params_text(r.params, ";");  // "dtype=int32;n=1024": one field, no commas
     const Metric* m = r.metric(r.primary);
     out += fmt::format("{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.4f},{},{},{},{}\n", r.pattern, r.variant, r.ladder,
                        params, r.samples_ms.size(), r.stats.median_ms, r.stats.min_ms, r.stats.max_ms, r.stats.noise,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "src/report/columns.hpp"
+#include "src/detail/json_text.hpp"
 
 namespace gpubench {
 namespace {
@@ -37,8 +38,6 @@ Layout layout_of(const std::vector<BenchResult>& rs, std::size_t begin, std::siz
   return l;
 }
 
-std::string text_of(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
 // The header, which columns are text, and the rows of results [begin, end).
 struct Table {
   Cells header;
@@ -61,7 +60,7 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
     const BenchResult& r = rs[i];
     const bool timed = !r.samples_ms.empty();
     Cells row = {r.variant, r.summary};
-    for (const std::string& tag : l.tags) row.push_back(r.tags.contains(tag) ? text_of(r.tags.at(tag)) : "-");
+    for (const std::string& tag : l.tags) row.push_back(r.tags.contains(tag) ? value_text(r.tags.at(tag)) : "-");
     row.push_back(timed ? format_time(r.stats.median_ms) : "-");
     for (const Metric* m : l.metrics) row.push_back(timed ? metric_cell(r.metric(m->name)) : "-");
     row.push_back(opt_fmt(step_speedup(rs, i), "{:.2f}x"));
@@ -74,9 +73,7 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
 }
 
 std::string params_line(const BenchResult& r) {
-  std::string params;
-  for (const auto& [key, value] : r.params.items()) params += fmt::format(" {}={}", key, text_of(value));
-  return fmt::format("{}{} L2={}", r.pattern, params, r.hot ? "hot" : "flushed");
+  return fmt::format("{} {} L2={}", r.pattern, params_text(r.params, " "), r.hot ? "hot" : "flushed");
 }
 
 std::string failures(const RunReport& report) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.hpp"
+#include "tests/host/cli_outcome.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
 
@@ -16,21 +17,13 @@ using namespace gpubench;
 
 namespace {
 
-struct Outcome {
-  int rc;
-  std::string out, err;
-};
+using testing::Outcome;
 
-Outcome cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "gpubench");
-  std::ostringstream o, e;
-  const int rc = run_cli(int(args.size()), args.data(), o, e, builtin_patterns());
-  return {rc, o.str(), e.str()};
-}
+Outcome cli(const std::vector<std::string>& args) { return testing::run_gpubench(builtin_patterns(), args); }
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
-void expect_usage_error(std::vector<const char*> args, const std::string& fragment) {
+void expect_usage_error(const std::vector<std::string>& args, const std::string& fragment) {
   const Outcome r = cli(args);
   INFO(r.err);
   CHECK(r.rc == kExitUsage);
@@ -107,9 +100,9 @@ TEST_CASE("without a GPU, GPU commands say so in one line with their own exit co
     WARN("a CUDA device is present: the no-device path is not exercised here");
     return;
   }
-  for (const auto& args : {std::vector<const char*>{"reduce"}, std::vector<const char*>{"info"},
-                           std::vector<const char*>{"gemm", "--m", "64,2^7:2^8"},
-                           std::vector<const char*>{"reduce", "--variant", "reduce0,cpu"}}) {
+  for (const auto& args : {std::vector<std::string>{"reduce"}, std::vector<std::string>{"info"},
+                           std::vector<std::string>{"gemm", "--m", "64,2^7:2^8"},
+                           std::vector<std::string>{"reduce", "--variant", "reduce0,cpu"}}) {
     const Outcome r = cli(args);
     CHECK(r.rc == kExitNoDevice);
     CHECK(r.err.find("no CUDA device") != std::string::npos);

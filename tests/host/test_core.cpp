@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.hpp"
+#include "tests/host/cli_outcome.hpp"
 #include "src/config/config.hpp"
 #include "src/detail/errors.hpp"
 #include "src/report/json_report.hpp"
@@ -24,17 +25,9 @@ const Registry& toys() {
   return r;
 }
 
-struct Outcome {
-  int rc;
-  std::string out, err;
-};
+using testing::Outcome;
 
-Outcome cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "gpubench");
-  std::ostringstream o, e;
-  const int rc = run_cli(int(args.size()), args.data(), o, e, toys());
-  return {rc, o.str(), e.str()};
-}
+Outcome cli(const std::vector<std::string>& args) { return testing::run_gpubench(toys(), args); }
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "src/cli/commands.hpp"
+#include "tests/host/cli_outcome.hpp"
 #include "src/detail/errors.hpp"
 
 using namespace gpubench;
@@ -23,12 +24,9 @@ namespace {
 constexpr int kCases = 10000;
 
 int cli(const std::vector<std::string>& args, std::string& err) {
-  std::vector<const char*> argv{"gpubench"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream o, e;
-  const int rc = run_cli(int(argv.size()), argv.data(), o, e, builtin_patterns());
-  err = e.str();
-  return rc;
+  const testing::Outcome r = testing::run_gpubench(builtin_patterns(), args);
+  err = r.err;
+  return r.rc;
 }
 
 std::string read(const fs::path& p) {

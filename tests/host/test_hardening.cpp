@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.hpp"
+#include "tests/host/cli_outcome.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
 #include "tests/toy/toy_pattern.hpp"
@@ -26,20 +27,12 @@ using nlohmann::json;
 
 namespace {
 
-struct Outcome {
-  int rc;
-  std::string out, err;
-};
+using testing::Outcome;
 
-Outcome cli(std::vector<std::string> args, std::ostream* out_stream = nullptr) {
+Outcome cli(const std::vector<std::string>& args, std::ostream* out_stream = nullptr) {
   static const Registry all{{builtin_patterns().patterns[0], builtin_patterns().patterns[1],
                              builtin_patterns().patterns[2], &toy::toy_pattern()}};
-  args.insert(args.begin(), "gpubench");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream o, e;
-  const int rc = run_cli(int(argv.size()), argv.data(), out_stream ? *out_stream : o, e, all);
-  return {rc, o.str(), e.str()};
+  return testing::run_gpubench(all, args, out_stream);
 }
 
 // A fresh directory for one test's files.

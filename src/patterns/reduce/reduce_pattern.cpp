@@ -54,9 +54,9 @@ class ReduceFixture : public Fixture {
   Footprint footprint(const Env& env) const override {
     std::size_t scratch = 0;
     bool in_place = false;
-    for (const std::size_t i : env.device ? env.steps : std::vector<std::size_t>{}) {
+    for (const std::size_t i : env.steps) {
       const Step& s = ladder()[i];
-      if (s.where == Where::host) continue;
+      if (s.where == Where::host || !env.device) continue;  // device scratch only counts with a device
       scratch = std::max(scratch, s.scratch_bytes(problem(nullptr, nullptr), workspace(env)));
       in_place = in_place || s.modifies_input;
     }

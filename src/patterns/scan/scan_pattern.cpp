@@ -41,8 +41,9 @@ class ScanFixture : public Fixture {
   // the largest step's scratch.
   Footprint footprint(const Env& env) const override {
     std::size_t scratch = 0;
-    for (const std::size_t i : env.device ? env.steps : std::vector<std::size_t>{})
-      if (ladder()[i].where == Where::device) scratch = std::max(scratch, ladder()[i].scratch_bytes(problem(nullptr, nullptr)));
+    for (const std::size_t i : env.steps)
+      if (ladder()[i].where == Where::device && env.device)  // device scratch only counts with a device
+        scratch = std::max(scratch, ladder()[i].scratch_bytes(problem(nullptr, nullptr)));
     const double data = 2.0 * double(n_) * double(dtype_size(dtype_));  // in double: may be past 2^64
     return {data, env.device ? data + double(scratch) : 0.0};
   }

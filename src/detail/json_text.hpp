@@ -1,0 +1,29 @@
+// JSON values as text for tables, CSV and messages.
+#pragma once
+
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpubench {
+
+// A string as it is, anything else as JSON: int32, 1024, true.
+inline std::string value_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// An object's members as key=value, `sep` between them: "dtype=int32 n=1024".
+inline std::string params_text(const nlohmann::json& params, const char* sep) {
+  std::string out;
+  for (const auto& [key, value] : params.items())
+    out += fmt::format("{}{}={}", out.empty() ? "" : sep, key, value_text(value));
+  return out;
+}
+
+// A JSON value quoted in a message, cut so the message stays one readable line.
+inline std::string quoted(const nlohmann::json& v) {
+  constexpr std::size_t kMax = 60;
+  const std::string text = v.dump();
+  return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
+}
+
+}  // namespace gpubench
