@@ -197,9 +197,18 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
 }
 
 void check_host(const RunRequest& r) {
+  const Pattern& p = *r.pattern;
+  const std::unique_ptr<Fixture> fixture = p.fixture(r.point);
   Env env;
-  env.steps = select_steps(*r.pattern, r.variants);
-  check_host_bytes(r, r.pattern->fixture(r.point)->footprint(env));
+  env.steps = select_steps(p, r.variants);
+  // A host step named by the user that cannot run (a library missing) is
+  // known without a GPU; device steps are asked once the device is open.
+  for (const std::size_t i : env.steps) {
+    if (!p.steps[i].on_host || r.variants == "all") continue;
+    const std::string why = fixture->unavailable(i, nullptr);
+    if (!why.empty()) throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
+  }
+  check_host_bytes(r, fixture->footprint(env));
 }
 
 void check(const RunRequest& r) { check_request(r, nullptr); }

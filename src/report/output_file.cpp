@@ -44,6 +44,16 @@ bool locked(const std::string& path) {
   return has && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL));
 }
 
+// A file is replaced by renaming over it; in a sticky directory (/tmp) only
+// the file's owner, the directory's owner or a privileged user may do that.
+bool may_replace(const std::string& path, const struct stat& file) {
+  const fs::path dir = fs::path(path).parent_path();
+  struct stat d {};
+  if (stat(dir.empty() ? "." : dir.c_str(), &d) != 0 || !(d.st_mode & S_ISVTX)) return true;
+  const uid_t me = geteuid();
+  return me == 0 || me == file.st_uid || me == d.st_uid;
+}
+
 // The identity of a path for "the same file twice": the file it names, links resolved.
 std::string identity(const std::string& path) {
   std::error_code ec;
@@ -75,6 +85,7 @@ OutputTarget check_one(const std::string& path) {
   if (exists && ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0))
     fail(path, "the file is read-only");
   if (exists && locked(written)) fail(path, "the file is immutable or append-only");
+  if (exists && !may_replace(written, st)) fail(path, "it belongs to another user in a sticky directory");
   std::string temp;
   const int fd = make_temp(written, temp);
   if (fd < 0) fail(path, std::strerror(errno));

@@ -167,6 +167,15 @@ TEST_CASE("6: host steps run without a GPU, whatever the pattern") {
   CHECK(r.rc == kExitOk);
 }
 
+TEST_CASE("6: a host step that cannot run is refused by --dry-run too, and skipped by all") {
+  expect_usage(cli(toy_run({"--variant", "library", "--mode", "b", "--dry-run"})), "not offered in mode b");
+  expect_usage(cli(toy_run({"--variant", "library", "--mode", "b"})), "not offered in mode b");
+  const Outcome r = cli(toy_run({"--variant", "all", "--mode", "b", "--min-samples", "1"}));
+  INFO(r.err);
+  CHECK(r.rc == kExitVerifyFailed);  // `broken` runs and fails; `library` is skipped with a note
+  CHECK(r.err.find("not offered in mode b") != std::string::npos);
+}
+
 TEST_CASE("7: shared defaults apply where a benchmark's pattern has the parameter") {
   Dir d("defaults");
   write(d / "c.json", R"({"defaults": {"params": {"block": 128, "n": 64}, "measure": {"min_samples": 1, "min_time": 0}},

@@ -36,7 +36,13 @@ const std::vector<Sum> kSums = {&loop, &unrolled, &broken, &library};
 
 class ToyFixture : public Fixture {
  public:
-  explicit ToyFixture(const Point& p) : n_(p.at("n")), scale_(p.at("scale")), seed_(p.at("seed")) {}
+  explicit ToyFixture(const Point& p)
+      : n_(p.at("n")), scale_(p.at("scale")), seed_(p.at("seed")), mode_b_(p.at("mode") == "b") {}
+
+  // Stands for a host library missing on this machine: mode b has no `library`.
+  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
+    return mode_b_ && i == 3 ? "not offered in mode b" : "";
+  }
 
   Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
 
@@ -63,6 +69,7 @@ class ToyFixture : public Fixture {
  private:
   std::int64_t n_, scale_;
   std::uint64_t seed_;
+  bool mode_b_;
   std::vector<std::int64_t> values_;
   std::int64_t expected_ = 0, got_ = 0;
 };
@@ -76,7 +83,7 @@ const Pattern& toy_pattern() {
     d.title = "a test-only host pattern";
     d.help = "Sum seeded integers on the host";
     d.axes = {size_axis("n", "Elements", "1000", 1 << 20), integer_axis("scale", "Factor of every value", "1", 1, 8),
-              choice_axis("mode", "Ignored by the steps", {"a", "b"})};
+              choice_axis("mode", "b: the library step is unavailable", {"a", "b"})};
     d.ladders = {{"basic", ""}, {"fast", "basic"}, {"baseline", ""}};
     d.steps = {{"loop", "basic", "one add per element", true},
                {"unrolled", "fast", "two accumulators", true},
