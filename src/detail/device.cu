@@ -57,6 +57,7 @@ DeviceInfo open_device(int index) {
   d.sm_count = prop.multiProcessorCount;
   d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
   d.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  d.shared_per_block_bytes = prop.sharedMemPerBlockOptin;
   d.memory_bytes = prop.totalGlobalMem;
   d.sm_clock_mhz = attr(cudaDevAttrClockRate) / 1000;
   d.memory_clock_mhz = attr(cudaDevAttrMemoryClockRate) / 1000;

@@ -15,6 +15,7 @@ struct DeviceInfo {
   int sm_count = 0;
   int max_threads_per_sm = 0;
   std::size_t l2_bytes = 0;
+  std::size_t shared_per_block_bytes = 0;  // the shared memory one block may opt into
   std::size_t memory_bytes = 0;
   int sm_clock_mhz = 0;      // maximum SM clock
   int memory_clock_mhz = 0;  // maximum memory clock

@@ -1,0 +1,71 @@
+// per_warp — `vectorized` with a sub-histogram per warp in shared memory
+// (as many as fit in 48 KiB, up to one per warp), added together at the end.
+// Warps no longer contend for one copy's addresses, so a skewed input's hot
+// bins are spread over several counters; the cost is the sub-histograms'
+// shared memory and a longer merge.
+#include "kernels/histogram/vector_loop.cuh"
+
+namespace gpubench::histogram {
+namespace {
+
+constexpr int kLoads = 4;
+
+template <class T, class Bin>
+__global__ void per_warp(const T* samples, std::int64_t n, Bin bin, std::uint32_t* hist, int bins, int copies) {
+  extern __shared__ std::uint32_t h[];
+  zero_shared(h, bins * copies);
+  __syncthreads();
+  std::uint32_t* mine = h + std::size_t(threadIdx.x / 32 % copies) * bins;
+  int run_bin = -1;
+  std::uint32_t run = 0;
+  for_each_sample<kLoads>(samples, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                          std::int64_t(gridDim.x) * blockDim.x, [&](T s) {
+                            const int b = bin(s);
+                            if (b == run_bin) {
+                              ++run;
+                            } else {
+                              if (run_bin >= 0) atomicAdd(&mine[run_bin], run);
+                              run_bin = b;
+                              run = 1;
+                            }
+                          });
+  if (run_bin >= 0) atomicAdd(&mine[run_bin], run);
+  __syncthreads();
+  for (int b = threadIdx.x; b < bins; b += blockDim.x) {
+    std::uint32_t sum = 0;
+    for (int c = 0; c < copies; ++c) sum += h[std::size_t(c) * bins + b];
+    if (sum) atomicAdd(&hist[b], sum);
+  }
+}
+
+struct PerWarp {
+  static std::size_t scratch_bytes(const Problem&) { return 0; }
+  static int max_bins(std::size_t shared) { return shared_bins(shared); }
+  // Sub-histograms: as many as fit in 48 KiB, at least one, at most one per warp.
+  static int copies(const Problem& p) {
+    return int(std::clamp<std::size_t>((48 << 10) / (std::size_t(p.bins) * 4), 1, kThreads / 32));
+  }
+  static std::size_t shared_bytes(const Problem& p) { return std::size_t(copies(p)) * p.bins * sizeof(std::uint32_t); }
+  template <class T, class Bin>
+  static auto main_kernel() {
+    return &per_warp<T, Bin>;
+  }
+
+  template <class T, class Bin>
+  static void run(const Problem& p, const Workspace& ws, Bin bin) {
+    GPUBENCH_CUDA(cudaMemsetAsync(p.hist, 0, p.bins * sizeof(std::uint32_t), ws.stream));
+    if (p.n == 0) return;
+    const std::size_t shared = shared_bytes(p);
+    auto* kernel = main_kernel<T, Bin>();
+    allow_shared(kernel, shared);
+    const unsigned grid = std::min(resident_blocks(kernel, kThreads, shared), blocks_for(p.n, kThreads));
+    kernel<<<grid, kThreads, shared, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin, p.hist, p.bins, copies(p));
+    GPUBENCH_CHECK_LAUNCH();
+  }
+};
+
+}  // namespace
+}  // namespace gpubench::histogram
+
+GPUBENCH_HISTOGRAM_STEP(per_warp, PerWarp, Ladder::modern,
+                        "vectorized with a sub-histogram per warp in shared memory")
