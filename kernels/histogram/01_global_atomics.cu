@@ -12,8 +12,7 @@ template <class T, class Bin>
 __global__ void global_atomics(const T* samples, std::int64_t n, Bin bin, std::uint32_t* hist) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const int b = bin(samples[i]);
-  if (b >= 0) atomicAdd(&hist[b], 1u);
+  count(hist, bin, samples[i]);
 }
 
 struct GlobalAtomics {

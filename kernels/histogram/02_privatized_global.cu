@@ -14,8 +14,7 @@ __global__ void count_private(const T* samples, std::int64_t n, Bin bin, std::ui
                               unsigned n_copies) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const int b = bin(samples[i]);
-  if (b >= 0) atomicAdd(&copies[std::size_t(blockIdx.x % n_copies) * bins + b], 1u);
+  count(copies + std::size_t(blockIdx.x % n_copies) * bins, bin, samples[i]);
 }
 
 unsigned copies_for(const Problem& p) {

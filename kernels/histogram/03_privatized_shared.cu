@@ -14,10 +14,7 @@ __global__ void privatized_shared(const T* samples, std::int64_t n, Bin bin, std
   zero_shared(h, bins);
   __syncthreads();
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const int b = bin(samples[i]);
-    if (b >= 0) atomicAdd(&h[b], 1u);
-  }
+  if (i < n) count(h, bin, samples[i]);
   __syncthreads();
   merge_shared(h, hist, bins);
 }

@@ -19,8 +19,7 @@ __global__ void coarsened_contiguous(const T* samples, std::int64_t n, Bin bin, 
   const std::int64_t begin = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * per;
   const std::int64_t end = begin + per < n ? begin + per : n;
   for (std::int64_t i = begin; i < end; ++i) {
-    const int b = bin(samples[i]);
-    if (b >= 0) atomicAdd(&h[b], 1u);
+    count(h, bin, samples[i]);
   }
   __syncthreads();
   merge_shared(h, hist, bins);

@@ -13,8 +13,7 @@ __global__ void coarsened_interleaved(const T* samples, std::int64_t n, Bin bin,
   __syncthreads();
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const int b = bin(samples[i]);
-    if (b >= 0) atomicAdd(&h[b], 1u);
+    count(h, bin, samples[i]);
   }
   __syncthreads();
   merge_shared(h, hist, bins);

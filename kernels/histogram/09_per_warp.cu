@@ -2,7 +2,7 @@
 // (as many as fit in 48 KiB, up to one per warp), added together at the end.
 // Warps no longer contend for one copy's addresses, so a skewed input's hot
 // bins are spread over several counters; the cost is the sub-histograms'
-// shared memory and a longer merge.
+// shared memory and a longer merge. Lanes of one warp still meet in banks.
 #include "kernels/histogram/vector_loop.cuh"
 
 namespace gpubench::histogram {
@@ -16,20 +16,8 @@ __global__ void per_warp(const T* samples, std::int64_t n, Bin bin, std::uint32_
   zero_shared(h, bins * copies);
   __syncthreads();
   std::uint32_t* mine = h + std::size_t(threadIdx.x / 32 % copies) * bins;
-  int run_bin = -1;
-  std::uint32_t run = 0;
   for_each_sample<kLoads>(samples, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                          std::int64_t(gridDim.x) * blockDim.x, [&](T s) {
-                            const int b = bin(s);
-                            if (b == run_bin) {
-                              ++run;
-                            } else {
-                              if (run_bin >= 0) atomicAdd(&mine[run_bin], run);
-                              run_bin = b;
-                              run = 1;
-                            }
-                          });
-  if (run_bin >= 0) atomicAdd(&mine[run_bin], run);
+                          std::int64_t(gridDim.x) * blockDim.x, [&](T s) { count(mine, bin, s); });
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
     std::uint32_t sum = 0;

@@ -1,6 +1,6 @@
 // privatized_l2 — beyond the course, for bin counts that do not fit in
 // shared memory (65,536 bins take 256 KiB; an SM has 227): `vectorized`'s
-// loads and runs, counted with atomics into private copies in global memory
+// loads and aggregated's runs, counted with atomics into private copies in global memory
 // that together stay within 32 MiB, so they live in the 60 MB L2. Blocks
 // share a copy round robin; a second kernel adds the copies up. L2 atomics
 // are slower than shared-memory ones, but spread over many copies they
@@ -21,6 +21,9 @@ template <class T, class Bin>
 __global__ void privatized_l2(const T* samples, std::int64_t n, Bin bin, std::uint32_t* copies, int bins,
                               unsigned n_copies) {
   std::uint32_t* mine = copies + std::size_t(blockIdx.x % n_copies) * bins;
+  // Runs of one bin add up in a register first: unlike shared memory's, L2
+  // atomics on one address queue, and a constant input would put every
+  // count of the GPU on one.
   int run_bin = -1;
   std::uint32_t run = 0;
   for_each_sample<kLoads>(samples, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,

@@ -38,6 +38,7 @@ constexpr const char* sample_name(Sample s) {
 // bin is the offset's top bits.
 template <class T>
 struct ShiftBins {
+  static constexpr bool kAlwaysInRange = true;
   int bins, shift;
   GPUBENCH_HD int operator()(T s) const { return int(offset(s) >> shift); }
   // The sample's distance from the range's lower end.
@@ -50,6 +51,7 @@ struct ShiftBins {
 // Any other integer bin count: the product needs 64 bits.
 template <class T>
 struct ScaleBins {
+  static constexpr bool kAlwaysInRange = true;
   int bins;
   GPUBENCH_HD int operator()(T s) const {
     return int((std::uint64_t(ShiftBins<T>::offset(s)) * std::uint32_t(bins)) >> (8 * sizeof(T)));
@@ -57,6 +59,7 @@ struct ScaleBins {
 };
 
 struct FloatBins {
+  static constexpr bool kAlwaysInRange = false;  // bin -1: counted nowhere
   int bins;
   GPUBENCH_HD int operator()(float s) const {
     // NaN fails both tests. For s < 1, s * bins rounds below bins: the

@@ -15,6 +15,15 @@ constexpr int kThreads = 256;
 
 inline unsigned blocks_for(std::int64_t n, int threads) { return unsigned((n + threads - 1) / threads); }
 
+// Adds sample s to h[bin(s)] with an atomic, unless it is outside the
+// range. Integer samples never are: the test is left out for them (it
+// costs a compare and a branch around the atomic per sample).
+template <class Bin, class T>
+__device__ __forceinline__ void count(std::uint32_t* h, Bin bin, T s) {
+  const int b = bin(s);
+  if (Bin::kAlwaysInRange || b >= 0) atomicAdd(&h[b], 1u);
+}
+
 // Zeroes a block's histogram of `bins` counters in shared memory; the
 // caller synchronizes before counting into it.
 __device__ __forceinline__ void zero_shared(std::uint32_t* h, int bins) {

@@ -54,6 +54,7 @@ struct Step {
   // (shared_bytes: what one block may opt into); 0: any number.
   int (*max_bins)(std::size_t shared_bytes);
   Resources (*resources)(const Problem&);  // nullptr for library steps
+  bool uint8_only = false;                 // counts byte values: takes uint8 samples alone
 };
 
 }  // namespace gpubench::histogram

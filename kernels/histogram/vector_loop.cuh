@@ -9,7 +9,8 @@ namespace gpubench::histogram {
 // Calls count(sample) for every sample thread `thread` of `threads` owns:
 // whole 16-byte vectors kLoads at a time, then the vectors left, then (the
 // first threads) the samples past the last whole vector. samples is
-// 16-byte aligned.
+// 16-byte aligned. (Loading the next kLoads vectors while counting these
+// took 118 registers instead of 34 and was slower on the H200.)
 template <int kLoads, class T, class F>
 __device__ __forceinline__ void for_each_sample(const T* samples, std::int64_t n, std::int64_t thread,
                                                 std::int64_t threads, F&& count) {

@@ -47,6 +47,7 @@ class HistogramFixture : public Fixture {
   std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
     const Step& s = ladder()[i];
     if (s.where == Where::host) return {};
+    if (s.uint8_only && type_ != Sample::u8) return "counts byte values: takes uint8 samples only";
     const int most = s.max_bins(d->shared_per_block_bytes);
     if (most > 0 && bins_ > most)
       return fmt::format("handles at most {} bins in the {} KiB of shared memory a block may have on {}", most,
