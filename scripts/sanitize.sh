@@ -3,9 +3,12 @@
 # misaligned accesses, leaks) and racecheck (shared-memory hazards, e.g. a
 # warp-synchronous reduction without __syncwarp). Sizes are kept small
 # (GPUBENCH_TEST_QUICK) since every access is instrumented.
-# Usage: scripts/sanitize.sh [BUILD_DIR]   (default: build)
+# Usage: scripts/sanitize.sh [BUILD_DIR] [TESTS]
+#   BUILD_DIR: default build; TESTS: a Catch2 test spec, default every GPU
+#   test but the large and CLI ones (e.g. "[histogram]~[large]").
 set -euo pipefail
 build=${1:-build}
+spec=${2:-"~[large]~[cli]"}
 tests="$build/tests/gpu_tests"
 [ -x "$tests" ] || { echo "sanitize.sh: $tests not found; build first" >&2; exit 2; }
 command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitizer not on PATH" >&2; exit 2; }
@@ -15,6 +18,6 @@ for tool in memcheck racecheck; do
   echo "== compute-sanitizer --tool $tool"
   extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
-  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "~[large]~[cli]" || status=$?
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || status=$?
 done
 exit $status

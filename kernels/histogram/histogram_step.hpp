@@ -23,7 +23,7 @@ enum class Ladder { course, modern, baseline };
 enum class Where { device, host };
 
 struct Problem {
-  const void* samples = nullptr;  // n samples of `type`, 16-byte aligned
+  const void* samples = nullptr;  // n samples of `type`, aligned to the type's size
   std::uint32_t* hist = nullptr;  // bins counters
   std::int64_t n = 0;             // >= 0, < 2^32 (the counters are 32-bit)
   Sample type = Sample::u8;

@@ -7,14 +7,23 @@
 namespace gpubench::histogram {
 
 // Calls count(sample) for every sample thread `thread` of `threads` owns:
-// whole 16-byte vectors kLoads at a time, then the vectors left, then (the
-// first threads) the samples past the last whole vector. samples is
-// 16-byte aligned. (Loading the next kLoads vectors while counting these
-// took 118 registers instead of 34 and was slower on the H200.)
+// (the first threads) the samples before the first 16-byte boundary, then
+// whole 16-byte vectors kLoads at a time, then the vectors left, then the
+// samples past the last whole vector. (Loading the next kLoads vectors
+// while counting these took 118 registers instead of 34 and was slower on
+// the H200.)
 template <int kLoads, class T, class F>
 __device__ __forceinline__ void for_each_sample(const T* samples, std::int64_t n, std::int64_t thread,
                                                 std::int64_t threads, F&& count) {
   constexpr int kVec = Vec<T>::kVec;
+  const unsigned misaligned = unsigned(reinterpret_cast<std::uintptr_t>(samples) % 16);
+  if (misaligned) {
+    const std::int64_t head = (16 - misaligned) / sizeof(T);  // samples are aligned to their size
+    for (std::int64_t i = thread; i < head && i < n; i += threads) count(samples[i]);
+    if (n <= head) return;
+    samples += head;
+    n -= head;
+  }
   const auto* vecs = reinterpret_cast<const Vec<T>*>(samples);
   const std::int64_t n_vecs = n / kVec;
   std::int64_t v = thread;
