@@ -1,39 +1,60 @@
 #!/usr/bin/env bash
 # Produces the committed results (results/<gpu>/*.json and the tables beside
-# them) with one build, in one go: every ladder at its sizes, the size sweeps,
-# the configs, and the CI gate's baseline with two back-to-back runs compared.
-# Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR]
+# them) with one build: every ladder at its sizes, the size sweeps, the
+# configs, and the CI gate's baseline with two back-to-back runs compared.
+# Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR] [GROUP...]
+#   GROUP: reduce, scan, gemm, histogram, ci, cpu, configs (default: all of
+#   them, in that order; a device call may not hold them all).
 set -euo pipefail
 bin=${1:-build/gpubench}
 out=${2:-results/h200}
+shift $(( $# < 2 ? $# : 2 ))
+groups=${*:-reduce scan gemm histogram ci cpu configs}
 mkdir -p "$out"
 run() {  # name, then gpubench arguments
   local name=$1; shift
   echo "== $name: gpubench $*" >&2
   "$bin" "$@" --json "$out/$name.json" | tee "$out/$name.txt"
 }
-previous=$(mktemp)  # the committed CI baseline, to compare the new one with
-[ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
 sizes=$(seq -s, -f '2^%g' 16 30)
-run reduce-2p22 reduce --n 2^22
-run reduce-2p28 reduce --n 2^28
-run scan-2p28 scan --n 2^28
-run gemm-4096 gemm
-start=$(date +%s.%N)
-run ci run configs/ci.json
-awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "gpubench run configs/ci.json: %.1f s wall\n", e - s }' \
-  | tee "$out/ci-timed-wall.txt"
-run ci-2 run configs/ci.json
-"$bin" compare "$out/ci.json" "$out/ci-2.json" --json "$out/ci-compare.json" | tee "$out/ci-compare.txt"
-[ -s "$previous" ] && "$bin" compare "$previous" "$out/ci.json" | tee "$out/ci-compare-prev.txt"
-"$bin" compare tests/data/v1/ci.json "$out/ci.json" | tee "$out/ci-compare-v1.txt"  # a version 1 baseline still gates
-run reduce-cpu reduce --variant cpu --n 2^22,2^28
-run reduce-cpu-2 reduce --variant cpu --n 2^22,2^28
-run reduce-2p28-float32 reduce --n 2^28 --dtype float32
-run reduce-2p28-max reduce --n 2^28 --op max
-run scan-2p28-float32 scan --n 2^28 --dtype float32
-run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
-run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747
-run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes"
-for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done
-run gemm-8192 gemm --m 8192 --n 8192 --k 8192
+for group in $groups; do
+  case $group in
+    reduce)
+      run reduce-2p22 reduce --n 2^22
+      run reduce-2p28 reduce --n 2^28
+      run reduce-2p28-float32 reduce --n 2^28 --dtype float32
+      run reduce-2p28-max reduce --n 2^28 --op max
+      run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes" ;;
+    scan)
+      run scan-2p28 scan --n 2^28
+      run scan-2p28-float32 scan --n 2^28 --dtype float32
+      run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
+      run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747 ;;
+    gemm)
+      run gemm-4096 gemm
+      run gemm-8192 gemm --m 8192 --n 8192 --k 8192 ;;
+    histogram)
+      run histogram-u8-256 histogram --n 2^28 --bins 256 --sample uint8 --entropy uniform,skewed,constant
+      run histogram-i32 histogram --n 2^28 --bins 1024,65536 --sample int32
+      run histogram-f32 histogram --n 2^28 --bins 1024 --sample float32 --entropy uniform,constant
+      run histogram-past-2p31 histogram --variant vectorized,per_lane,multipass,byte_values,cub --n 2147483665
+      run sweep-histogram run configs/sweep-histogram.json ;;
+    ci)
+      previous=$(mktemp)  # the committed CI baseline, to compare the new one with
+      [ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
+      start=$(date +%s.%N)
+      run ci run configs/ci.json
+      awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "gpubench run configs/ci.json: %.1f s wall\n", e - s }' \
+        | tee "$out/ci-timed-wall.txt"
+      run ci-2 run configs/ci.json
+      "$bin" compare "$out/ci.json" "$out/ci-2.json" --json "$out/ci-compare.json" | tee "$out/ci-compare.txt"
+      [ -s "$previous" ] && "$bin" compare "$previous" "$out/ci.json" | tee "$out/ci-compare-prev.txt"
+      "$bin" compare tests/data/v1/ci.json "$out/ci.json" | tee "$out/ci-compare-v1.txt" ;;  # a version 1 baseline still gates
+    cpu)
+      run reduce-cpu reduce --variant cpu --n 2^22,2^28
+      run reduce-cpu-2 reduce --variant cpu --n 2^22,2^28 ;;
+    configs)
+      for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
+    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, ci, cpu, configs)" >&2; exit 2 ;;
+  esac
+done

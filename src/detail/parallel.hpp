@@ -42,11 +42,12 @@ class ThreadPool {
   void drain(const std::function<void(unsigned)>* job, unsigned count);
 
   std::mutex turn_, m_;
-  std::condition_variable wake_, done_;
+  std::condition_variable wake_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  unsigned count_ = 0, busy_ = 0;
+  unsigned count_ = 0;
   std::atomic<unsigned> next_{0};
-  std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
+  std::atomic<unsigned> finished_{0};         // workers done with the current job
+  std::atomic<std::uint64_t> generation_{0};  // one more per job, after job_ and count_ are written
   bool stop_ = false;
   std::exception_ptr error_;  // the first exception of the current job
   std::vector<std::thread> workers_;
