@@ -19,10 +19,7 @@ __global__ void privatized_shared(const T* samples, std::int64_t n, Bin bin, std
   merge_shared(h, hist, bins);
 }
 
-struct PrivatizedShared {
-  static std::size_t scratch_bytes(const Problem&) { return 0; }
-  static int max_bins(std::size_t shared) { return shared_bins(shared); }
-  static std::size_t shared_bytes(const Problem& p) { return p.bins * sizeof(std::uint32_t); }
+struct PrivatizedShared : SharedHistogram {
   template <class T, class Bin>
   static auto main_kernel() {
     return &privatized_shared<T, Bin>;

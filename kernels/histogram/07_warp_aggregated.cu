@@ -27,10 +27,7 @@ __global__ void warp_aggregated(const T* samples, std::int64_t n, Bin bin, std::
   merge_shared(h, hist, bins);
 }
 
-struct WarpAggregated {
-  static std::size_t scratch_bytes(const Problem&) { return 0; }
-  static int max_bins(std::size_t shared) { return shared_bins(shared); }
-  static std::size_t shared_bytes(const Problem& p) { return p.bins * sizeof(std::uint32_t); }
+struct WarpAggregated : SharedHistogram {
   template <class T, class Bin>
   static auto main_kernel() {
     return &warp_aggregated<T, Bin>;
@@ -38,14 +35,7 @@ struct WarpAggregated {
 
   template <class T, class Bin>
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
-    GPUBENCH_CUDA(cudaMemsetAsync(p.hist, 0, p.bins * sizeof(std::uint32_t), ws.stream));
-    if (p.n == 0) return;
-    const std::size_t shared = shared_bytes(p);
-    auto* kernel = main_kernel<T, Bin>();
-    allow_shared(kernel, shared);
-    const unsigned grid = std::min(resident_blocks(kernel, kThreads, shared), blocks_for(p.n, kThreads));
-    kernel<<<grid, kThreads, shared, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin, p.hist, p.bins);
-    GPUBENCH_CHECK_LAUNCH();
+    count_on_resident_grid(main_kernel<T, Bin>(), kThreads, shared_bytes(p), p, ws, bin, p.hist, p.bins);
   }
 };
 

@@ -45,14 +45,7 @@ struct PerLane {
 
   template <class T, class Bin>
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
-    GPUBENCH_CUDA(cudaMemsetAsync(p.hist, 0, p.bins * sizeof(std::uint32_t), ws.stream));
-    if (p.n == 0) return;
-    const std::size_t shared = shared_bytes(p);
-    auto* kernel = main_kernel<T, Bin>();
-    allow_shared(kernel, shared);
-    const unsigned grid = std::min(resident_blocks(kernel, kLaneThreads, shared), blocks_for(p.n, kLaneThreads));
-    kernel<<<grid, kLaneThreads, shared, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin, p.hist, p.bins);
-    GPUBENCH_CHECK_LAUNCH();
+    count_on_resident_grid(main_kernel<T, Bin>(), kLaneThreads, shared_bytes(p), p, ws, bin, p.hist, p.bins);
   }
 };
 

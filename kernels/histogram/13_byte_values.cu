@@ -43,14 +43,8 @@ struct ByteValues {
 
   template <class T, class Bin>
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
-    if constexpr (std::is_same_v<T, std::uint8_t>) {
-      GPUBENCH_CUDA(cudaMemsetAsync(p.hist, 0, p.bins * sizeof(std::uint32_t), ws.stream));
-      if (p.n == 0) return;
-      auto* kernel = main_kernel<T, Bin>();
-      const unsigned grid = std::min(resident_blocks(kernel, kByteThreads, 0), blocks_for(p.n, kByteThreads));
-      kernel<<<grid, kByteThreads, 0, ws.stream>>>(static_cast<const std::uint8_t*>(p.samples), p.n, bin, p.hist);
-      GPUBENCH_CHECK_LAUNCH();
-    }
+    if constexpr (std::is_same_v<T, std::uint8_t>)
+      count_on_resident_grid(main_kernel<T, Bin>(), kByteThreads, 0, p, ws, bin, p.hist);
   }
 };
 

@@ -66,6 +66,28 @@ struct alignas(16) Vec {
 // shared memory.
 inline int shared_bins(std::size_t shared) { return int(std::min<std::size_t>(kMaxBins, shared / 4)); }
 
+// What the steps with one block histogram of p.bins counters in shared
+// memory, and no scratch, say of themselves.
+struct SharedHistogram {
+  static std::size_t scratch_bytes(const Problem&) { return 0; }
+  static int max_bins(std::size_t shared) { return shared_bins(shared); }
+  static std::size_t shared_bytes(const Problem& p) { return p.bins * sizeof(std::uint32_t); }
+};
+
+// Zeroes the histogram, then (for n > 0) launches
+// kernel(samples, n, bin, args...) with `shared` bytes of dynamic shared
+// memory on a grid the GPU holds at once, or fewer blocks for small n.
+template <class T, class Bin, class... Args>
+void count_on_resident_grid(void (*kernel)(const T*, std::int64_t, Bin, Args...), int threads, std::size_t shared,
+                            const Problem& p, const Workspace& ws, Bin bin, Args... args) {
+  GPUBENCH_CUDA(cudaMemsetAsync(p.hist, 0, p.bins * sizeof(std::uint32_t), ws.stream));
+  if (p.n == 0) return;
+  allow_shared(kernel, shared);
+  const unsigned grid = std::min(resident_blocks(kernel, threads, shared), blocks_for(p.n, threads));
+  kernel<<<grid, threads, shared, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin, args...);
+  GPUBENCH_CHECK_LAUNCH();
+}
+
 // Dispatch from a Problem's sample type and bin count to a step's template.
 template <class Impl>
 void run_dispatch(const Problem& p, const Workspace& ws) {

@@ -113,13 +113,10 @@ class GemmFixture : public Fixture {
     const Resources res = s.resources ? s.resources() : Resources{};
     r.metrics = [this, fp32_peak, res, has = bool(s.resources)](double ms) {
       const Metric t = tflops_metric(2.0 * double(m_) * n_ * k_, ms);
-      auto resource = [&](const char* name, const char* label, int v) {
-        return Metric{name, label, "", has ? std::optional<double>(v) : std::nullopt, 0};
-      };
-      return std::vector<Metric>{
-          t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1},
-          resource("registers", "regs", res.registers), resource("shared_bytes", "smem", res.shared_bytes),
-          resource("local_bytes", "local", res.local_bytes)};
+      std::vector<Metric> m{
+          t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1}};
+      for (Metric& r : resource_metrics(has, res.registers, res.shared_bytes, res.local_bytes)) m.push_back(std::move(r));
+      return m;
     };
     c_host_.resize(count);
     auto verify = [this, &ref, &s] {

@@ -87,12 +87,7 @@ class HistogramFixture : public Fixture {
     r.metrics = [this, device, res, has = s.resources && device](double ms) {
       std::vector<Metric> m{{"gsamples", "Gsamples/s", "Gsamples/s", double(n_) / (ms * 1e-3) / 1e9, 1}};
       for (Metric& b : bandwidth_metrics(double(bytes_), ms, device)) m.push_back(std::move(b));
-      auto resource = [&](const char* name, const char* label, int v) {
-        return Metric{name, label, "", has ? std::optional<double>(v) : std::nullopt, 0};
-      };
-      m.push_back(resource("registers", "regs", res.registers));
-      m.push_back(resource("shared_bytes", "smem", res.shared_bytes));
-      m.push_back(resource("local_bytes", "local", res.local_bytes));
+      for (Metric& r : resource_metrics(has, res.registers, res.shared_bytes, res.local_bytes)) m.push_back(std::move(r));
       return m;
     };
     auto verify = [this] { return verify_histogram(want_, hist_.data(), n_); };
