@@ -1,5 +1,6 @@
 #include "src/detail/parallel.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <utility>
 
@@ -11,6 +12,18 @@ std::string host_cpu_model() {
     if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
       return line.substr(line.find(':') + 2);
   return "unknown";
+}
+
+unsigned host_threads() {
+  static const unsigned threads = [] {
+    const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+    const char* text = std::getenv("GPUBENCH_HOST_THREADS");
+    if (!text || !*text) return all;
+    char* end = nullptr;
+    const unsigned long asked = std::strtoul(text, &end, 10);
+    return *end == '\0' && asked >= 1 && asked <= 4096 && text[0] != '-' ? unsigned(asked) : all;
+  }();
+  return threads;
 }
 
 ThreadPool& ThreadPool::instance() {
@@ -31,8 +44,9 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-// Takes indices until none is left. An exception (out of memory, say) ends
-// the job: it is kept for the caller, and no further index starts.
+// Takes indices until none is left; `count` and `job` were read under the
+// lock. An exception (out of memory, say) ends the job: it is kept for the
+// caller, and no further index starts.
 void ThreadPool::drain(const std::function<void(unsigned)>* job, unsigned count) {
   for (unsigned i; (i = next_.fetch_add(1)) < count;) {
     try {
@@ -45,42 +59,44 @@ void ThreadPool::drain(const std::function<void(unsigned)>* job, unsigned count)
   }
 }
 
-// Every worker takes part in every job and says when it is done with it.
-// Jobs come back to back while a host step is timed: a worker waits for the
-// next one awake (no lock, no system call on either side) for a while
-// before it sleeps, so a sample times neither a mutex handoff nor waking 15
-// threads.
 void ThreadPool::work() {
   std::uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(m_);
   for (;;) {
-    for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_acquire) == seen; ++spin)
+    // Jobs come back to back while a host step is timed: wait a little
+    // awake before sleeping, so a sample does not time waking 15 threads.
+    lock.unlock();
+    for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_relaxed) == seen; ++spin)
       std::this_thread::yield();
-    if (generation_.load(std::memory_order_acquire) == seen) {
-      std::unique_lock<std::mutex> lock(m_);
-      wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
-      if (stop_) return;
-    }
-    seen = generation_.load(std::memory_order_acquire);  // job_ and count_ were written before it
-    drain(job_, count_);
-    finished_.fetch_add(1, std::memory_order_acq_rel);
+    lock.lock();
+    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    if (stop_) return;
+    seen = generation_;
+    const auto* job = job_;
+    const unsigned count = count_;
+    ++busy_;
+    lock.unlock();
+    drain(job, count);
+    lock.lock();
+    if (--busy_ == 0) done_.notify_all();
   }
 }
 
 void ThreadPool::run(unsigned count, const std::function<void(unsigned)>& job) {
   std::lock_guard<std::mutex> turn(turn_);
-  {
-    // Under the lock: a worker about to sleep sees the new generation.
-    std::lock_guard<std::mutex> lock(m_);
-    job_ = &job;
-    count_ = count;
-    next_ = 0;
-    finished_.store(0, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
-  }
+  std::unique_lock<std::mutex> lock(m_);
+  // A worker that woke late for the last job may still be taking (past the
+  // end) indices of it: let it leave before the indices start again.
+  done_.wait(lock, [&] { return busy_ == 0; });
+  job_ = &job;
+  count_ = count;
+  next_ = 0;
+  ++generation_;
+  lock.unlock();
   wake_.notify_all();
   drain(&job, count);
-  while (finished_.load(std::memory_order_acquire) != workers_.size()) std::this_thread::yield();
-  std::lock_guard<std::mutex> lock(m_);
+  lock.lock();
+  done_.wait(lock, [&] { return busy_ == 0; });
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 

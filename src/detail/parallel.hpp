@@ -17,7 +17,10 @@
 
 namespace gpubench {
 
-inline unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+// The host threads inputs, references and the `cpu` baselines use: every
+// hardware thread, or GPUBENCH_HOST_THREADS (an integer from 1 up; anything
+// else is ignored). Read once.
+unsigned host_threads();
 
 // The host's processor as /proc/cpuinfo names it, or "unknown".
 std::string host_cpu_model();
@@ -42,12 +45,11 @@ class ThreadPool {
   void drain(const std::function<void(unsigned)>* job, unsigned count);
 
   std::mutex turn_, m_;
-  std::condition_variable wake_;
+  std::condition_variable wake_, done_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  unsigned count_ = 0;
+  unsigned count_ = 0, busy_ = 0;
   std::atomic<unsigned> next_{0};
-  std::atomic<unsigned> finished_{0};         // workers done with the current job
-  std::atomic<std::uint64_t> generation_{0};  // one more per job, after job_ and count_ are written
+  std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
   bool stop_ = false;
   std::exception_ptr error_;  // the first exception of the current job
   std::vector<std::thread> workers_;
