@@ -10,7 +10,8 @@ label, unit) and its `ladder`, and `continues` names the ladder whose steps it
 carries on. The ladder `baseline` holds library and CPU rows; its device rows
 are drawn as reference lines. Ceilings come from the device: bandwidth lines
 for a GB/s metric, the FP32 peak for a TFLOP/s one. A sweep runs along the one
-integer parameter whose values differ within the file. Schema 1 results are
+integer parameter with the most distinct values in the file; other parameters
+that differ make one chart each. Schema 1 results are
 converted on loading (their throughput becomes the primary metric).
 
 Each chart is written as PNG and SVG into DIR (default: beside the input),
@@ -165,12 +166,16 @@ def ladder_figure(rows, device):
 
 
 def swept_param(results, path):
-    """The first integer parameter (other than seed) whose values differ between results."""
+    """The integer parameter (other than seed) with the most distinct values
+    (the first such, on a tie): the others that differ split the sweep into charts."""
+    best, most = None, 1
     for k in dict.fromkeys(k for r in results for k in r["params"] if k != "seed"):
         values = {r["params"].get(k) for r in results}
-        if len(values) > 1 and all(is_int(v) for v in values):
-            return k
-    sys.exit(f"{path}: no integer parameter differs between the results, so there is no sweep to draw")
+        if len(values) > most and all(is_int(v) for v in values):
+            best, most = k, len(values)
+    if best is None:
+        sys.exit(f"{path}: no integer parameter differs between the results, so there is no sweep to draw")
+    return best
 
 
 def sweep_figure(results, device, label, swept):
