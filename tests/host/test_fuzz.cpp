@@ -6,6 +6,8 @@
 // UndefinedBehaviorSanitizer (the asan preset, CMakePresets.json).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -85,8 +87,9 @@ void expect_clean(int rc, const std::string& err, const std::string& what) {
   if (rc == kExitUsage) REQUIRE(std::count(err.begin(), err.end(), '\n') == 1);
 }
 
+// One directory per process: ctest -j runs the fuzz tests side by side.
 struct TempDir {
-  fs::path path = fs::temp_directory_path() / "gpubench-fuzz";
+  fs::path path = fs::temp_directory_path() / ("gpubench-fuzz-" + std::to_string(getpid()));
   TempDir() {
     fs::remove_all(path);
     fs::create_directories(path);

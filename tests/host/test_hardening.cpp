@@ -38,7 +38,8 @@ Outcome cli(const std::vector<std::string>& args, std::ostream* out_stream = nul
 // A fresh directory for one test's files.
 struct Dir {
   fs::path path;
-  explicit Dir(const std::string& name) : path(fs::temp_directory_path() / ("gpubench-hardening-" + name)) {
+  explicit Dir(const std::string& name)
+      : path(fs::temp_directory_path() / ("gpubench-hardening-" + name + "-" + std::to_string(getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
