@@ -47,7 +47,8 @@ class ThreadPool {
   std::mutex turn_, m_;
   std::condition_variable wake_, done_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  unsigned count_ = 0, busy_ = 0;
+  unsigned count_ = 0;
+  std::atomic<unsigned> busy_{0};  // workers in the current job: up under m_, down without it
   std::atomic<unsigned> next_{0};
   std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
   bool stop_ = false;
