@@ -1,8 +1,9 @@
 // per_warp — `vectorized` with a sub-histogram per warp in shared memory
-// (as many as fit in 48 KiB, up to one per warp), added together at the end.
-// Warps no longer contend for one copy's addresses, so a skewed input's hot
-// bins are spread over several counters; the cost is the sub-histograms'
-// shared memory and a longer merge. Lanes of one warp still meet in banks.
+// (as many as fit in 48 KiB, up to one per warp: each of the 8 warps has
+// its own up to 1,536 bins), added together at the end. Warps then no longer
+// contend for one copy's addresses, so a skewed input's hot bins are spread
+// over several counters; the cost is the sub-histograms' shared memory and a
+// longer merge. Lanes of one warp still meet in banks.
 #include "kernels/histogram/vector_loop.cuh"
 
 namespace gpubench::histogram {

@@ -1,10 +1,10 @@
 // privatized_l2 — beyond the course, for bin counts that do not fit in
-// shared memory (65,536 bins take 256 KiB; an SM has 227): `vectorized`'s
-// loads and aggregated's runs, counted with atomics into private copies in global memory
-// that together stay within 32 MiB, so they live in the 60 MB L2. Blocks
-// share a copy round robin; a second kernel adds the copies up. L2 atomics
-// are slower than shared-memory ones, but spread over many copies they
-// rarely meet on one address.
+// shared memory (65,536 bins take 256 KiB; a block may have 227 KiB):
+// `vectorized`'s loads and aggregated's runs, counted with atomics into
+// private copies in global memory that together stay within 32 MiB, so they
+// live in the 60 MiB L2. Blocks share a copy round robin; a second kernel
+// adds the copies up. L2 atomics are slower than shared-memory ones, but
+// spread over many copies they rarely meet on one address.
 #include "kernels/histogram/private_copies.cuh"
 #include "kernels/histogram/vector_loop.cuh"
 

@@ -4,6 +4,8 @@
 // costs a byte extract, an address and a conflict-free atomic, with no
 // binning arithmetic whatever the bin count. CUB's byte path counts values
 // the same way.
+#include <stdexcept>
+
 #include "kernels/histogram/vector_loop.cuh"
 
 namespace gpubench::histogram {
@@ -45,6 +47,8 @@ struct ByteValues {
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
     if constexpr (std::is_same_v<T, std::uint8_t>)
       count_on_resident_grid(main_kernel<T, Bin>(), kByteThreads, 0, p, ws, bin, p.hist);
+    else
+      throw std::invalid_argument("byte_values takes uint8 samples only");
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/dtype.hpp"
 
@@ -72,6 +73,18 @@ struct FloatBins {
 // The bits of the range's width: 8, 16 or 32 (float32: none).
 constexpr int range_bits(Sample s) { return s == Sample::f32 ? 0 : 8 * int(sample_size(s)); }
 
+// Calls f(TypeTag<T>{}) with the sample's C++ type.
+template <class F>
+decltype(auto) visit_sample(Sample type, F&& f) {
+  switch (type) {
+    case Sample::u8: return f(TypeTag<std::uint8_t>{});
+    case Sample::u16: return f(TypeTag<std::uint16_t>{});
+    case Sample::i32: return f(TypeTag<std::int32_t>{});
+    case Sample::f32: break;
+  }
+  return f(TypeTag<float>{});
+}
+
 // Calls f(TypeTag<T>{}, binner) with the sample's C++ type and the binner
 // for `bins` bins of it.
 template <class F>
@@ -80,18 +93,15 @@ decltype(auto) visit_bins(Sample type, int bins, F&& f) {
   while ((1 << log2) < bins) ++log2;
   const bool pow2 = (1 << log2) == bins;
   const int shift = range_bits(type) - log2;
-  auto integer = [&](auto tag) -> decltype(auto) {
+  return visit_sample(type, [&](auto tag) -> decltype(auto) {
     using T = typename decltype(tag)::type;
-    if (pow2 && shift >= 0 && shift < 32) return f(tag, ShiftBins<T>{bins, shift});
-    return f(tag, ScaleBins<T>{bins});
-  };
-  switch (type) {
-    case Sample::u8: return integer(TypeTag<std::uint8_t>{});
-    case Sample::u16: return integer(TypeTag<std::uint16_t>{});
-    case Sample::i32: return integer(TypeTag<std::int32_t>{});
-    case Sample::f32: break;
-  }
-  return f(TypeTag<float>{}, FloatBins{bins});
+    if constexpr (std::is_same_v<T, float>) {
+      return f(tag, FloatBins{bins});
+    } else {
+      if (pow2 && shift >= 0 && shift < 32) return f(tag, ShiftBins<T>{bins, shift});
+      return f(tag, ScaleBins<T>{bins});
+    }
+  });
 }
 
 }  // namespace gpubench::histogram

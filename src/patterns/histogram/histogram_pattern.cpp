@@ -1,5 +1,6 @@
 // The histogram ladder as a pattern: n samples counted into even bins over
 // the sample type's range (kernels/histogram/steps.def, host_histogram.hpp).
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -28,14 +29,6 @@ const char* ladder_name(Ladder l) {
   return "baseline";
 }
 
-const std::vector<std::string> kSamples = {"uint8", "uint16", "int32", "float32"};
-
-Sample sample_named(const std::string& name) {
-  for (const Sample s : {Sample::u8, Sample::u16, Sample::i32, Sample::f32})
-    if (name == sample_name(s)) return s;
-  return Sample::u8;
-}
-
 constexpr std::uint32_t kPoison = 0xdededede;  // as cudaMemset(0xde) leaves every device bin
 
 class HistogramFixture : public Fixture {
@@ -48,6 +41,10 @@ class HistogramFixture : public Fixture {
     const Step& s = ladder()[i];
     if (s.where == Where::host) return {};
     if (s.uint8_only && type_ != Sample::u8) return "counts byte values: takes uint8 samples only";
+    // Found by the GPU tests on the H200: CUB's uint16 counts were wrong at
+    // 100003 and 2^20 bins (docs/ladders/histogram.md).
+    if (&s == &step_cub() && type_ == Sample::u16 && bins_ > 65536)
+      return "not run with uint16 samples past 65536 bins: its counts differed from the exact bins there";
     const int most = s.max_bins(d->shared_per_block_bytes);
     if (most > 0 && bins_ > most)
       return fmt::format("handles at most {} bins in the {} KiB of shared memory a block may have on {}", most,
@@ -61,9 +58,12 @@ class HistogramFixture : public Fixture {
     for (const std::size_t i : env.steps)
       if (ladder()[i].where == Where::device && env.device)
         scratch = std::max(scratch, ladder()[i].scratch_bytes(problem(nullptr, nullptr)));
+    const bool cpu = std::any_of(env.steps.begin(), env.steps.end(),
+                                 [](std::size_t i) { return ladder()[i].where == Where::host; });
     const double samples = double(n_) * double(sample_size(type_));
     const double counts = 4.0 * bins_;
-    return {samples + 3 * counts, env.device ? samples + counts + double(scratch) : 0.0};
+    return {samples + 2 * counts + host_histogram_bytes(bins_, cpu),
+            env.device ? samples + counts + double(scratch) : 0.0};
   }
 
   void setup(const Env& env) override {
@@ -154,9 +154,9 @@ const Pattern& histogram_pattern() {
               integer_axis("bins", "Bins, even over the sample range: 256, a list, or a range", "256", 1,
                            histogram::kMaxBins),
               choice_axis("sample", "Sample type; its range is [0, 2^8), [0, 2^16), [-2^31, 2^31) or [0, 1)",
-                          histogram::kSamples),
+                          histogram::sample_names()),
               choice_axis("entropy", "uniform (random bits), skewed (AND of 5 random words) or constant (one bin)",
-                          {"uniform", "skewed", "constant"})};
+                          histogram::entropy_names())};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const histogram::Step& s : histogram::ladder())
       d.steps.push_back({s.name, histogram::ladder_name(s.ladder), s.summary, s.where == histogram::Where::host});

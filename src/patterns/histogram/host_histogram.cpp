@@ -1,6 +1,8 @@
 #include "src/patterns/histogram/host_histogram.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <cstring>
 #include <limits>
 
@@ -13,6 +15,10 @@ namespace gpubench::histogram {
 namespace {
 
 constexpr int kAndedWords = 5;  // P(bit) = 1/32: entropy 0.2 bits per bit
+
+// The cpu step's private copies per thread: four interleaved ones for small
+// bin counts, so that runs of one bin do not wait on their own previous store.
+int cpu_copies(int bins) { return bins <= 4096 ? 4 : 1; }
 
 // Random word k of sample i: independent for every (seed, k, i).
 std::uint64_t word(std::uint64_t base, int k, std::int64_t i) { return mix(mix(base + std::uint64_t(k)) + std::uint64_t(i)); }
@@ -81,21 +87,31 @@ int bin_of(T s, int bins) {
   }
 }
 
-template <class F>
-decltype(auto) visit_sample(Sample type, F&& f) {
-  switch (type) {
-    case Sample::u8: return f(TypeTag<std::uint8_t>{});
-    case Sample::u16: return f(TypeTag<std::uint16_t>{});
-    case Sample::i32: return f(TypeTag<std::int32_t>{});
-    case Sample::f32: break;
-  }
-  return f(TypeTag<float>{});
-}
-
 }  // namespace
 
+const std::vector<std::string>& entropy_names() {
+  static const std::vector<std::string> names = {"uniform", "skewed", "constant"};  // in Entropy's order
+  return names;
+}
+
+const std::vector<std::string>& sample_names() {
+  static const std::vector<std::string> names = {sample_name(Sample::u8), sample_name(Sample::u16),
+                                                 sample_name(Sample::i32), sample_name(Sample::f32)};
+  return names;
+}
+
+Sample sample_named(const std::string& name) {
+  const auto& names = sample_names();
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::invalid_argument("no sample type named '" + name + "'");
+  return Sample(at - names.begin());
+}
+
 Entropy entropy_named(const std::string& name) {
-  return name == "skewed" ? Entropy::skewed : name == "constant" ? Entropy::constant : Entropy::uniform;
+  const auto& names = entropy_names();
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::invalid_argument("no entropy named '" + name + "'");
+  return Entropy(at - names.begin());
 }
 
 void fill_samples(void* samples, std::int64_t n, Sample type, Entropy entropy, std::uint64_t seed) {
@@ -142,10 +158,13 @@ std::string verify_histogram(const Reference& want, const std::uint32_t* hist, s
                      std::uint64_t(n) - want.outside, want.outside, n);
 }
 
+double host_histogram_bytes(int bins, bool cpu_step) {
+  const double threads = host_threads();
+  return threads * bins * sizeof(std::uint64_t) + (cpu_step ? threads * bins * cpu_copies(bins) * 4.0 : 0.0);
+}
+
 void cpu_histogram(const void* samples, std::int64_t n, Sample type, int bins, std::uint32_t* hist) {
-  // Four interleaved copies per thread for small bin counts, so that runs
-  // of one bin do not wait on their own previous store.
-  const int copies = bins <= 4096 ? 4 : 1;
+  const int copies = cpu_copies(bins);
   std::vector<std::vector<std::uint32_t>> parts(host_threads());
   const unsigned chunks = visit_bins(type, bins, [&](auto tag, auto bin) {
     using T = typename decltype(tag)::type;

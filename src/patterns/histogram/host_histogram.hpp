@@ -16,7 +16,19 @@ namespace gpubench::histogram {
 // in 64, uniform and skewed).
 enum class Entropy { uniform, skewed, constant };
 
+// The --entropy names, in Entropy's order, and the entropy one names
+// (std::invalid_argument for another name).
+const std::vector<std::string>& entropy_names();
 Entropy entropy_named(const std::string& name);
+
+// The --sample names, in Sample's order, and the type one names
+// (std::invalid_argument for another name).
+const std::vector<std::string>& sample_names();
+Sample sample_named(const std::string& name);
+
+// Host memory the reference (and the cpu step, when it runs) needs beyond
+// the samples: per-thread partial histograms.
+double host_histogram_bytes(int bins, bool cpu_step);
 
 // Writes n seeded samples of `type`.
 void fill_samples(void* samples, std::int64_t n, Sample type, Entropy entropy, std::uint64_t seed);
