@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "src/core/pattern.hpp"
 #include "src/core/registry.hpp"
 #include "src/patterns/histogram/host_histogram.hpp"
 #include "tests/host/cli_outcome.hpp"
@@ -139,4 +140,31 @@ TEST_CASE("bad histogram axes are one line and exit 2 before anything runs", "[h
   INFO(ok.err);
   CHECK(ok.rc == 0);
   CHECK(ok.out.find("bins=7 entropy=uniform n=1000 sample=float32") != std::string::npos);
+}
+
+TEST_CASE("histogram steps say which points they cannot take, with the reason", "[histogram]") {
+  const Pattern& p = *builtin_patterns().find("histogram");
+  DeviceInfo h200;
+  h200.name = "NVIDIA H200";
+  h200.shared_per_block_bytes = 232448;  // 227 KiB, what a block may opt into on sm_90
+  auto why = [&](const char* step, const char* sample, int bins) {
+    const Point point = {{"n", 1000}, {"bins", bins}, {"sample", sample}, {"entropy", "uniform"}, {"seed", 1}};
+    const std::size_t i = std::size_t(std::find_if(p.steps.begin(), p.steps.end(),
+                                                   [&](const StepInfo& s) { return s.name == step; }) -
+                                      p.steps.begin());
+    REQUIRE(i < p.steps.size());
+    return p.fixture(point)->unavailable(i, &h200);
+  };
+  CHECK(why("cub", "uint16", 65536).empty());
+  CHECK(why("cub", "uint16", 65537).find("past 65536 bins") != std::string::npos);
+  CHECK(why("cub", "uint8", 100003).empty());
+  CHECK(why("cub", "int32", 1 << 20).empty());
+  CHECK(why("byte_values", "int32", 256).find("uint8") != std::string::npos);
+  CHECK(why("byte_values", "uint8", 1 << 20).empty());
+  CHECK(why("per_lane", "uint8", 1816).empty());
+  CHECK(why("per_lane", "uint8", 1817).find("at most 1816 bins") != std::string::npos);
+  CHECK(why("vectorized", "float32", 58112).empty());
+  CHECK(why("vectorized", "float32", 58113).find("at most 58112 bins") != std::string::npos);
+  CHECK(why("multipass", "uint16", 1 << 20).empty());
+  CHECK(why("cpu", "uint16", 1 << 20).empty());
 }
