@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/resources.cuh"
 #include "kernels/gemm/gemm_step.hpp"
 #include "src/detail/cuda_check.hpp"
 
@@ -15,13 +16,6 @@ __host__ __device__ inline int ceil_div(int a, int b) { return (a + b - 1) / b; 
 // hang over the matrix edge contribute nothing to the dot products.
 __device__ __forceinline__ float at_or_zero(const float* m, int row, int col, int rows, int cols, int ld) {
   return row < rows && col < cols ? m[std::int64_t(row) * ld + col] : 0.0f;
-}
-
-template <class Kernel>
-Resources resources_of(Kernel kernel, int dynamic_shared = 0) {
-  cudaFuncAttributes attr{};
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)));
-  return {attr.numRegs, int(attr.sharedSizeBytes) + dynamic_shared, int(attr.localSizeBytes)};
 }
 
 }  // namespace gpubench::gemm

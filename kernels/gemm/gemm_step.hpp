@@ -10,6 +10,8 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/resources.hpp"
+
 namespace gpubench::gemm {
 
 // The operands' precision inside the multiply (tf32: rounded to 10 mantissa
@@ -42,13 +44,6 @@ inline int padded_bf16_ld(int cols) { return (cols + 7) / 8 * 8; }
 struct Workspace {
   cudaStream_t stream = nullptr;
   void* cublas = nullptr;  // a cublasHandle_t bound to `stream`
-};
-
-// What the compiler gave the step's main kernel (cudaFuncGetAttributes).
-struct Resources {
-  int registers = 0;     // per thread
-  int shared_bytes = 0;  // per block, static + dynamic
-  int local_bytes = 0;   // per thread; > 0 means spills or a stack array
 };
 
 struct Step {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/common/resources.cuh"
 #include "kernels/histogram/histogram_step.hpp"
 #include "src/detail/cuda_check.hpp"
 
@@ -101,10 +102,8 @@ void run_dispatch(const Problem& p, const Workspace& ws) {
 template <class Impl>
 Resources resources_dispatch(const Problem& p) {
   return visit_bins(p.type, p.bins, [&](auto tag, auto bin) {
-    cudaFuncAttributes attr{};
-    const auto kernel = Impl::template main_kernel<typename decltype(tag)::type, decltype(bin)>();
-    GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)));
-    return Resources{attr.numRegs, int(attr.sharedSizeBytes + Impl::shared_bytes(p)), int(attr.localSizeBytes)};
+    return resources_of(Impl::template main_kernel<typename decltype(tag)::type, decltype(bin)>(),
+                        int(Impl::shared_bytes(p)));
   });
 }
 

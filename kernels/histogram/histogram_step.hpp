@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/resources.hpp"
 #include "kernels/histogram/histogram_bins.hpp"
 
 namespace gpubench::histogram {
@@ -33,14 +34,6 @@ struct Problem {
 struct Workspace {
   void* scratch = nullptr;  // scratch_bytes(problem) bytes, contents undefined
   cudaStream_t stream = nullptr;
-};
-
-// What the compiler gave a step's main kernel (cudaFuncGetAttributes) and
-// the shared memory its launch adds.
-struct Resources {
-  int registers = 0;     // per thread
-  int shared_bytes = 0;  // per block, static + dynamic
-  int local_bytes = 0;   // per thread; > 0 means spills or a stack array
 };
 
 struct Step {
