@@ -33,15 +33,7 @@ struct PrivatizedGlobal {
 
   template <class T, class Bin>
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
-    const unsigned n_copies = copies_for(p);
-    auto* copies = static_cast<std::uint32_t*>(ws.scratch);
-    GPUBENCH_CUDA(cudaMemsetAsync(copies, 0, scratch_bytes(p), ws.stream));
-    if (p.n > 0) {
-      count_private<<<blocks_for(p.n, kThreads), kThreads, 0, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin,
-                                                                            copies, p.bins, n_copies);
-      GPUBENCH_CHECK_LAUNCH();
-    }
-    merge_copies(copies, n_copies, p.hist, p.bins, ws.stream);
+    count_into_copies(main_kernel<T, Bin>(), blocks_for(p.n, kThreads), copies_for(p), p, ws, bin);
   }
 };
 

@@ -51,16 +51,9 @@ struct PrivatizedL2 {
 
   template <class T, class Bin>
   static void run(const Problem& p, const Workspace& ws, Bin bin) {
-    const unsigned n_copies = copies_for(p);
-    auto* copies = static_cast<std::uint32_t*>(ws.scratch);
-    GPUBENCH_CUDA(cudaMemsetAsync(copies, 0, scratch_bytes(p), ws.stream));
-    if (p.n > 0) {
-      auto* kernel = main_kernel<T, Bin>();
-      const unsigned grid = std::min(resident_blocks(kernel, kThreads, 0), blocks_for(p.n, kThreads));
-      kernel<<<grid, kThreads, 0, ws.stream>>>(static_cast<const T*>(p.samples), p.n, bin, copies, p.bins, n_copies);
-      GPUBENCH_CHECK_LAUNCH();
-    }
-    merge_copies(copies, n_copies, p.hist, p.bins, ws.stream);
+    auto* kernel = main_kernel<T, Bin>();
+    const unsigned grid = p.n > 0 ? std::min(resident_blocks(kernel, kThreads, 0), blocks_for(p.n, kThreads)) : 0;
+    count_into_copies(kernel, grid, copies_for(p), p, ws, bin);
   }
 };
 

@@ -14,12 +14,12 @@ std::vector<Metric> bandwidth_metrics(double bytes, double median_ms, const Devi
           {"pct_of_copy", "% copy", "%", device ? percent_of(gbps, device->copy_gbps) : std::nullopt, 1}};
 }
 
-std::vector<Metric> resource_metrics(bool known, int registers, int shared_bytes, int local_bytes) {
-  auto resource = [&](const char* name, const char* label, int v) {
-    return Metric{name, label, "", known ? std::optional<double>(v) : std::nullopt, 0};
+std::vector<Metric> resource_metrics(const std::optional<Resources>& r) {
+  auto resource = [&](const char* name, const char* label, int Resources::*field) {
+    return Metric{name, label, "", r ? std::optional<double>((*r).*field) : std::nullopt, 0};
   };
-  return {resource("registers", "regs", registers), resource("shared_bytes", "smem", shared_bytes),
-          resource("local_bytes", "local", local_bytes)};
+  return {resource("registers", "regs", &Resources::registers), resource("shared_bytes", "smem", &Resources::shared_bytes),
+          resource("local_bytes", "local", &Resources::local_bytes)};
 }
 
 Metric tflops_metric(double flops, double median_ms) {

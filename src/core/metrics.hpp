@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/common/resources.hpp"
 #include "src/report/result.hpp"
 
 namespace gpubench {
@@ -16,11 +17,10 @@ std::vector<Metric> bandwidth_metrics(double bytes, double median_ms, const Devi
 // TFLOP/s of the arithmetic the problem needs.
 Metric tflops_metric(double flops, double median_ms);
 
-// What the compiler gave a step's main kernel: registers per thread, shared
-// memory per block (static + dynamic) and local memory per thread (spills
-// or a stack array); all absent ("-") when `known` is false (library and
-// host rows).
-std::vector<Metric> resource_metrics(bool known, int registers, int shared_bytes, int local_bytes);
+// What the compiler gave a step's main kernel (kernels/common/resources.hpp):
+// registers, shared memory and local memory; all absent ("-") for rows
+// without one (library and host rows: nullopt).
+std::vector<Metric> resource_metrics(const std::optional<Resources>& resources);
 
 // `value` as a percentage of `ceiling`, absent when either is.
 std::optional<double> percent_of(std::optional<double> value, double ceiling);

@@ -77,12 +77,9 @@ void ThreadPool::work() {
     ++busy_;
     lock.unlock();
     drain(job, count);
-    if (busy_.fetch_sub(1) == 1) {
-      lock.lock();  // main is either before its check or waiting: no wake is lost
-      done_.notify_all();
-    } else {
-      lock.lock();
-    }
+    const bool last = busy_.fetch_sub(1) == 1;
+    lock.lock();  // the caller is either before its check or waiting: no wake is lost
+    if (last) done_.notify_all();
   }
 }
 

@@ -110,12 +110,12 @@ class GemmFixture : public Fixture {
     StepRun r;
     r.library = s.precision == Precision::fp32 ? "cublas" : "cublas_" + precision_name(s.precision);
     const DeviceInfo* fp32_peak = s.precision == Precision::fp32 && !s.on_host ? env.device : nullptr;
-    const Resources res = s.resources ? s.resources() : Resources{};
-    r.metrics = [this, fp32_peak, res, has = bool(s.resources)](double ms) {
+    const std::optional<Resources> res = s.resources ? std::optional<Resources>(s.resources()) : std::nullopt;
+    r.metrics = [this, fp32_peak, res](double ms) {
       const Metric t = tflops_metric(2.0 * double(m_) * n_ * k_, ms);
       std::vector<Metric> m{
           t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1}};
-      for (Metric& r : resource_metrics(has, res.registers, res.shared_bytes, res.local_bytes)) m.push_back(std::move(r));
+      for (Metric& r : resource_metrics(res)) m.push_back(std::move(r));
       return m;
     };
     c_host_.resize(count);

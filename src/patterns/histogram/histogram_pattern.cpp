@@ -52,7 +52,9 @@ class HistogramFixture : public Fixture {
     return {};
   }
 
-  // The samples on the host (and the device), the largest step's scratch.
+  // The samples and the reference's (and the cpu step's) per-thread
+  // histograms on the host; the samples and the largest step's scratch on
+  // the device.
   Footprint footprint(const Env& env) const override {
     std::size_t scratch = 0;
     for (const std::size_t i : env.steps)
@@ -83,11 +85,12 @@ class HistogramFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    const Resources res = s.resources && device ? s.resources(problem(nullptr, nullptr)) : Resources{};
-    r.metrics = [this, device, res, has = s.resources && device](double ms) {
+    const std::optional<Resources> res =
+        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    r.metrics = [this, device, res](double ms) {
       std::vector<Metric> m{{"gsamples", "Gsamples/s", "Gsamples/s", double(n_) / (ms * 1e-3) / 1e9, 1}};
       for (Metric& b : bandwidth_metrics(double(bytes_), ms, device)) m.push_back(std::move(b));
-      for (Metric& r : resource_metrics(has, res.registers, res.shared_bytes, res.local_bytes)) m.push_back(std::move(r));
+      for (Metric& r : resource_metrics(res)) m.push_back(std::move(r));
       return m;
     };
     auto verify = [this] { return verify_histogram(want_, hist_.data(), n_); };
