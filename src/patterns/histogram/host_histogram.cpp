@@ -87,6 +87,13 @@ int bin_of(T s, int bins) {
   }
 }
 
+// The position of `name` in `names`, the enum value it names.
+std::size_t index_named(const std::vector<std::string>& names, const std::string& name, const char* what) {
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::invalid_argument(fmt::format("no {} named '{}'", what, name));
+  return std::size_t(at - names.begin());
+}
+
 }  // namespace
 
 const std::vector<std::string>& entropy_names() {
@@ -100,19 +107,9 @@ const std::vector<std::string>& sample_names() {
   return names;
 }
 
-Sample sample_named(const std::string& name) {
-  const auto& names = sample_names();
-  const auto at = std::find(names.begin(), names.end(), name);
-  if (at == names.end()) throw std::invalid_argument("no sample type named '" + name + "'");
-  return Sample(at - names.begin());
-}
+Sample sample_named(const std::string& name) { return Sample(index_named(sample_names(), name, "sample type")); }
 
-Entropy entropy_named(const std::string& name) {
-  const auto& names = entropy_names();
-  const auto at = std::find(names.begin(), names.end(), name);
-  if (at == names.end()) throw std::invalid_argument("no entropy named '" + name + "'");
-  return Entropy(at - names.begin());
-}
+Entropy entropy_named(const std::string& name) { return Entropy(index_named(entropy_names(), name, "entropy")); }
 
 void fill_samples(void* samples, std::int64_t n, Sample type, Entropy entropy, std::uint64_t seed) {
   visit_sample(type, [&](auto tag) {
@@ -138,7 +135,6 @@ Reference reference_histogram(const void* samples, std::int64_t n, Sample type, 
   Reference total;
   total.counts.assign(std::size_t(bins), 0);
   for (unsigned c = 0; c < chunks; ++c) {
-    if (parts[c].counts.empty()) continue;  // a chunk of nothing (n = 0)
     for (int b = 0; b < bins; ++b) total.counts[std::size_t(b)] += parts[c].counts[std::size_t(b)];
     total.outside += parts[c].outside;
   }
