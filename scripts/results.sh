@@ -3,13 +3,15 @@
 # them) with one build: every ladder at its sizes, the size sweeps, the
 # configs, and the CI gate's baseline with two back-to-back runs compared.
 # Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR] [GROUP...]
-#   GROUP: reduce, scan, gemm, histogram, ci, cpu, configs (default: all of
-#   them, in that order; a device call may not hold them all).
+#   GROUP: reduce, scan, gemm, histogram, conv2d, ci, cpu, configs, ladders (default:
+#   all but ladders, in that order; a device call may not hold them all;
+#   ladders is configs/ladders.json alone).
+# The cudnn rows need libcudnn.so.9 on LD_LIBRARY_PATH (else: unavailable).
 set -euo pipefail
 bin=${1:-build/gpubench}
 out=${2:-results/h200}
 shift $(( $# < 2 ? $# : 2 ))
-groups=${*:-reduce scan gemm histogram ci cpu configs}
+groups=${*:-reduce scan gemm histogram conv2d ci cpu configs}
 mkdir -p "$out"
 run() {  # name, then gpubench arguments
   local name=$1; shift
@@ -39,6 +41,12 @@ for group in $groups; do
       run histogram-f32 histogram --n 2^28 --bins 1024 --sample float32 --entropy uniform,constant
       run histogram-past-2p31 histogram --variant vectorized,per_lane,multipass,byte_values,cub --n 2147483665
       run sweep-histogram run configs/sweep-histogram.json ;;
+    conv2d)
+      device_steps=basic,constant_mask,tiled_input,tiled_cached_halo,register_blocked,vectorized,register_tiled,loads_in_flight
+      run conv2d-8192 conv2d --mask 3,5,7,9,15
+      run conv2d-8192-float64 conv2d --mask 3,15 --dtype float64 --variant "$device_steps,cudnn"
+      run conv2d-past-2p31 conv2d --width 65536 --height 32769 --mask 3 --variant "$device_steps,cudnn"
+      run sweep-conv2d run configs/sweep-conv2d.json ;;
     ci)
       previous=$(mktemp)  # the committed CI baseline, to compare the new one with
       [ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
@@ -55,6 +63,7 @@ for group in $groups; do
       run reduce-cpu-2 reduce --variant cpu --n 2^22,2^28 ;;
     configs)
       for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
-    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, ci, cpu, configs)" >&2; exit 2 ;;
+    ladders) run ladders run configs/ladders.json ;;  # the README's summary alone
+    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, ci, cpu, configs, ladders)" >&2; exit 2 ;;
   esac
 done

@@ -3,13 +3,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "kernels/common/dtype.hpp"
 #include "src/core/axis.hpp"
 
 namespace gpubench {
 
-inline Axis dtype_axis() { return choice_axis("dtype", "Element type", {"int32", "float32", "float64"}); }
+// The axis of the types a pattern takes; the first is the default.
+inline Axis dtype_axis(const std::vector<DType>& types = {DType::i32, DType::f32, DType::f64}) {
+  std::vector<std::string> names;
+  for (const DType t : types) names.push_back(dtype_name(t));
+  return choice_axis("dtype", "Element type", names);
+}
 
 // The type a dtype_axis() value names.
 inline DType dtype_named(const std::string& name) {

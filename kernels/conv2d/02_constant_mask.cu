@@ -1,0 +1,44 @@
+// constant_mask — lecture 8: the mask moves to __constant__ memory
+// (uploaded once, before timing, with cudaMemcpyToSymbol). All threads of a
+// warp read the same weight at the same time, which the constant cache
+// serves as one broadcast; with the loops unrolled, each weight is an
+// operand of its FMA and the weight loads disappear. Pixels still come from
+// global memory, one load per tap.
+#include "kernels/conv2d/conv2d_common.cuh"
+
+namespace gpubench::conv2d {
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8;
+
+template <class T, int R>
+__global__ void __launch_bounds__(kBlockX * kBlockY)
+    constant_mask(const T* in, T* out, std::int64_t w, std::int64_t h) {
+  constexpr int kSide = 2 * R + 1;
+  const std::int64_t x = std::int64_t(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x >= w) return;
+  for (std::int64_t y = std::int64_t(blockIdx.y) * kBlockY + threadIdx.y; y < h; y += std::int64_t(gridDim.y) * kBlockY) {
+    T sum = 0;
+    for (int i = 0; i < kSide; ++i)
+      for (int j = 0; j < kSide; ++j) {
+        const std::int64_t in_y = y - R + i, in_x = x - R + j;
+        if (in_y >= 0 && in_y < h && in_x >= 0 && in_x < w) sum += in[in_y * w + in_x] * mask_weight<T>(i * kSide + j);
+      }
+    out[y * w + x] = sum;
+  }
+}
+
+struct ConstantMask {
+  template <class T, int R>
+  static auto kernel() { return &constant_mask<T, R>; }
+  template <class T, int R>
+  static void launch(const Problem& p, cudaStream_t stream) {
+    constant_mask<T, R><<<tile_grid(p.width, p.height, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+        static_cast<const T*>(p.in), static_cast<T*>(p.out), p.width, p.height);
+  }
+};
+
+}  // namespace
+}  // namespace gpubench::conv2d
+
+GPUBENCH_CONV2D_STEP(constant_mask, ConstantMask, Ladder::course, "the mask in __constant__ memory", &upload_mask)

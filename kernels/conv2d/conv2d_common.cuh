@@ -1,0 +1,118 @@
+// Pieces the convolution steps share: the dispatch from a Problem to the
+// kernels' template instances (element type, mask radius), the mask in
+// constant memory, zero ghost cells, the grid, and step registration.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "kernels/common/resources.cuh"
+#include "kernels/conv2d/conv2d_step.hpp"
+#include "src/detail/cuda_check.hpp"
+
+namespace gpubench::conv2d {
+
+constexpr int kMaxSide = 15;
+
+template <int R>
+using Radius = std::integral_constant<int, R>;
+
+// Calls f(TypeTag<T>{}, Radius<R>{}) with the C++ element type and the mask
+// radius of p: only the instances the ladder runs are built.
+template <class F>
+decltype(auto) visit_problem(const Problem& p, F&& f) {
+  auto with_type = [&](auto tag) -> decltype(auto) {
+    switch (p.side) {
+      case 3: return f(tag, Radius<1>{});
+      case 5: return f(tag, Radius<2>{});
+      case 7: return f(tag, Radius<3>{});
+      case 9: return f(tag, Radius<4>{});
+      case 15: return f(tag, Radius<7>{});
+    }
+    throw std::invalid_argument("conv2d: mask side " + std::to_string(p.side) + " is not built");
+  };
+  if (p.dtype == DType::f64) return with_type(TypeTag<double>{});
+  return with_type(TypeTag<float>{});
+}
+
+// Pixel (x, y) of the image, or 0 outside it (a ghost cell).
+template <class T>
+__device__ __forceinline__ T pixel_or_zero(const T* in, std::int64_t w, std::int64_t h, std::int64_t x, std::int64_t y) {
+  return x >= 0 && x < w && y >= 0 && y < h ? in[y * w + x] : T(0);
+}
+
+// kLanes elements of T in one 128-bit load or store.
+template <class T>
+struct alignas(16) Vec {
+  static constexpr int kLanes = 16 / sizeof(T);
+  T v[kLanes];
+};
+
+// Blocks of tile_w x tile_h pixels over the image. gridDim.y stops at the
+// hardware's 65535: kernels step their tile row by gridDim.y.
+inline dim3 tile_grid(std::int64_t w, std::int64_t h, int tile_w, int tile_h) {
+  const std::int64_t x = (w + tile_w - 1) / tile_w, y = (h + tile_h - 1) / tile_h;
+  return dim3(unsigned(x), unsigned(std::min<std::int64_t>(y, 65535)));
+}
+
+namespace {
+
+// The mask in constant memory, one copy per translation unit (each step
+// that reads it uploads its own in make_plan): every thread of a warp reads
+// the same weight at once, which the constant cache broadcasts, and a
+// weight at a constant offset is an operand of the FMA itself.
+__constant__ float c_mask_f32[kMaxSide * kMaxSide];
+__constant__ double c_mask_f64[kMaxSide * kMaxSide];
+
+template <class T>
+__device__ __forceinline__ T mask_weight(int i) {
+  if constexpr (std::is_same_v<T, double>) return c_mask_f64[i];
+  else return c_mask_f32[i];
+}
+
+// make_plan of the steps that read mask_weight: copies p.mask (on the
+// device) into this translation unit's constant mask.
+std::shared_ptr<void> upload_mask(const Problem& p, cudaStream_t stream) {
+  const std::size_t bytes = std::size_t(p.side) * p.side * dtype_size(p.dtype);
+  if (p.dtype == DType::f64)
+    GPUBENCH_CUDA(cudaMemcpyToSymbolAsync(c_mask_f64, p.mask, bytes, 0, cudaMemcpyDeviceToDevice, stream));
+  else
+    GPUBENCH_CUDA(cudaMemcpyToSymbolAsync(c_mask_f32, p.mask, bytes, 0, cudaMemcpyDeviceToDevice, stream));
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream));
+  return nullptr;
+}
+
+}  // namespace
+
+// A step's kernels are IMPL::launch<T, R>(problem, stream) and, for its
+// resource columns, IMPL::kernel<T, R>() (static shared memory only).
+template <class Impl>
+void run_dispatch(const Problem& p, const Workspace& ws) {
+  if (p.width * p.height == 0) return;
+  visit_problem(p, [&](auto tag, auto radius) {
+    Impl::template launch<typename decltype(tag)::type, decltype(radius)::value>(p, ws.stream);
+  });
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+template <class Impl>
+Resources resources_dispatch(const Problem& p) {
+  return visit_problem(p, [&](auto tag, auto radius) {
+    return resources_of(Impl::template kernel<typename decltype(tag)::type, decltype(radius)::value>());
+  });
+}
+
+}  // namespace gpubench::conv2d
+
+// Defines step_NAME() for a device step implemented by IMPL; PLAN is its
+// make_plan (upload_mask, or nullptr).
+#define GPUBENCH_CONV2D_STEP(NAME, IMPL, LADDER, SUMMARY, PLAN)                                       \
+  namespace gpubench::conv2d {                                                                        \
+  const Step& step_##NAME() {                                                                         \
+    static const Step step{#NAME, LADDER, SUMMARY, Where::device, &run_dispatch<IMPL>, PLAN,          \
+                           &resources_dispatch<IMPL>};                                                \
+    return step;                                                                                      \
+  }                                                                                                   \
+  }
