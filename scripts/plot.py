@@ -178,7 +178,19 @@ def swept_param(results, path):
     return best
 
 
-def sweep_figure(results, device, label, swept):
+def companions(results, swept):
+    """The other parameters that step with the swept one (width and height of
+    square images, say): each swept value goes with one value of theirs. They
+    are the sweep's axis too, not a reason to split it."""
+    found = []
+    for k in dict.fromkeys(k for r in results for k in r["params"] if k not in ("seed", swept)):
+        pairs = {(json.dumps(r["params"].get(swept)), json.dumps(r["params"].get(k))) for r in results}
+        if len({b for _, b in pairs}) > 1 and len(pairs) == len({a for a, _ in pairs}):
+            found.append(k)
+    return found
+
+
+def sweep_figure(results, device, label, swept, along=()):
     """The primary metric against the swept parameter (log scale), one line per variant."""
     fig, ax = plt.subplots(figsize=(8, 5))
     unit = primary(results[0])["unit"]
@@ -190,8 +202,9 @@ def sweep_figure(results, device, label, swept):
     ceilings(ax, device, unit)
     ax.set_xscale("log", base=2)
     gpu = device["name"] if device else "host"
-    ax.set_title(f"{results[0]['pattern']}: {unit} against {swept}, {label}, {gpu}")
-    ax.set_xlabel(swept)
+    axis = " = ".join([swept, *along])
+    ax.set_title(f"{results[0]['pattern']}: {unit} against {axis}, {label}, {gpu}")
+    ax.set_xlabel(axis)
     ax.set_ylabel(axis_label(results[0]))
     ax.legend(fontsize=7, ncol=2)
     ax.grid(True, which="major", alpha=0.3)
@@ -250,12 +263,13 @@ def plot_ladder(path, out_dir):
 def plot_sweep(path, out_dir):
     doc = load(path, "results")
     swept = swept_param(doc["results"], path)
+    along = companions(doc["results"], swept)
     series = {}
     for r in doc["results"]:
-        series.setdefault((params_label(r["params"], leave_out=(swept,)), r.get("l2", "flushed")), []).append(r)
+        series.setdefault((params_label(r["params"], leave_out=(swept, *along)), r.get("l2", "flushed")), []).append(r)
     written = []
     for (label, l2), results in series.items():
-        fig = sweep_figure(results, doc["device"], label, swept)
+        fig = sweep_figure(results, doc["device"], label, swept, along)
         written += save(fig, out_dir, chart_name(stem_of(path), "sweep", label, l2))
     return written
 

@@ -57,7 +57,7 @@ TEST_CASE("the conv2d reference is the definition: cross-correlation, zero outsi
   CHECK(out == std::vector<float>{0, 0, 0, 0, 1, 2, 0, 4, 5});
 }
 
-TEST_CASE("the conv2d cpu step passes the check; a missed tap and NaN fail it", "[conv2d]") {
+TEST_CASE("the conv2d cpu step passes the check, a missed tap and NaN fail it", "[conv2d]") {
   for (const DType t : {DType::f32, DType::f64})
     for (const int side : {3, 9, 15}) {
       const std::int64_t w = 2049, h = 19;  // a row of two strips

@@ -180,6 +180,23 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(list(x.get_xdata()), [1024, 2048, 4096])  # the row without a value is left out
         self.assertEqual((x.get_linestyle(), lib.get_linestyle()), ("-", "--"))
 
+    def test_parameters_that_step_together_are_one_sweep(self):
+        # Square images: width and height change together, so they are one
+        # axis and one chart per mask, not one chart (of one point) per width.
+        results = [result(v, ladder, s / 64, s / 8, params={"width": s, "height": s, "mask": m, "seed": 1})
+                   for s in (1024, 2048, 4096) for m in (3, 15) for v, ladder in (("x", "one"), ("lib", "baseline"))]
+        path = self.write(results)
+        self.assertEqual(sorted(os.path.basename(p) for p in plot.plot_sweep(path, self.out)),
+                         ["toy-sweep-mask15.png", "toy-sweep-mask15.svg", "toy-sweep-mask3.png", "toy-sweep-mask3.svg"])
+        doc = plot.load(path, "results")
+        swept = plot.swept_param(doc["results"], path)
+        along = plot.companions(doc["results"], swept)
+        self.assertEqual({swept, *along}, {"width", "height"})
+        fig = plot.sweep_figure([r for r in doc["results"] if r["params"]["mask"] == 3], doc["device"], "mask=3",
+                                swept, along)
+        self.assertEqual(fig.axes[0].get_xlabel(), f"{swept} = {along[0]}")
+        self.assertEqual(list(fig.axes[0].get_lines()[0].get_xdata()), [1024, 2048, 4096])
+
     def test_sweep_needs_a_varying_integer(self):
         with self.assertRaises(SystemExit):
             plot.plot_sweep(self.write([result("x", "one", 1.0, 1.0), result("y", "one", 1.0, 1.0)]), self.out)
