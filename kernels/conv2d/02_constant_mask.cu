@@ -4,7 +4,7 @@
 // serves as one broadcast; with the loops unrolled, each weight is an
 // operand of its FMA and the weight loads disappear. Pixels still come from
 // global memory, one load per tap.
-#include "kernels/conv2d/conv2d_common.cuh"
+#include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {
 namespace {

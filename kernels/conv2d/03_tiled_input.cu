@@ -4,7 +4,7 @@
 // (32 - 2r) x (32 - 2r) output tile compute from shared memory. Each pixel
 // now comes from DRAM about once, but the halo threads idle during the
 // computation: at mask 15 only 18 x 18 of the 1024 threads compute.
-#include "kernels/conv2d/conv2d_common.cuh"
+#include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {
 namespace {

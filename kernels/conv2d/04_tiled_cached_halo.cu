@@ -3,7 +3,7 @@
 // only the tile's own pixels; a tap that falls in the halo reads global
 // memory instead, where neighbouring blocks' loads have put it in the L1
 // and L2 caches. It trades tiled_input's idle threads for a branch per tap.
-#include "kernels/conv2d/conv2d_common.cuh"
+#include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {
 namespace {

@@ -2,7 +2,8 @@
 // 128-bit loads (4 floats or 2 doubles per instruction) instead of one pixel
 // per load. The tile's left edge moves left to a 16-byte boundary (the halo
 // is rounded up to whole vectors), so a vector is either inside the image or
-// a ghost; a quarter of the load instructions, and fewer index computations,
+// a ghost; a quarter of the load instructions (half for doubles), and fewer
+// index computations,
 // put more bytes in flight per thread while the tile fills. Images whose
 // rows do not start on 16-byte boundaries (width not a multiple of the
 // vector, or an unaligned image) fill the tile one pixel at a time, as

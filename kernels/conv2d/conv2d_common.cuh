@@ -1,6 +1,6 @@
 // Pieces the convolution steps share: the dispatch from a Problem to the
-// kernels' template instances (element type, mask radius), the mask in
-// constant memory, zero ghost cells, the grid, and step registration.
+// kernels' template instances (element type, mask radius), zero ghost
+// cells, 128-bit vectors, the grid, and step registration.
 #pragma once
 
 #include <algorithm>
@@ -57,40 +57,10 @@ inline dim3 tile_grid(std::int64_t w, std::int64_t h, int tile_w, int tile_h) {
   return dim3(unsigned(x), unsigned(std::min<std::int64_t>(y, 65535)));
 }
 
-namespace {
-
-// The mask in constant memory, one copy per translation unit (each step
-// that reads it uploads its own in make_plan): every thread of a warp reads
-// the same weight at once, which the constant cache broadcasts, and a
-// weight at a constant offset is an operand of the FMA itself.
-__constant__ float c_mask_f32[kMaxSide * kMaxSide];
-__constant__ double c_mask_f64[kMaxSide * kMaxSide];
-
-template <class T>
-__device__ __forceinline__ T mask_weight(int i) {
-  if constexpr (std::is_same_v<T, double>) return c_mask_f64[i];
-  else return c_mask_f32[i];
-}
-
-// make_plan of the steps that read mask_weight: copies p.mask (on the
-// device) into this translation unit's constant mask.
-std::shared_ptr<void> upload_mask(const Problem& p, cudaStream_t stream) {
-  const std::size_t bytes = std::size_t(p.side) * p.side * dtype_size(p.dtype);
-  if (p.dtype == DType::f64)
-    GPUBENCH_CUDA(cudaMemcpyToSymbolAsync(c_mask_f64, p.mask, bytes, 0, cudaMemcpyDeviceToDevice, stream));
-  else
-    GPUBENCH_CUDA(cudaMemcpyToSymbolAsync(c_mask_f32, p.mask, bytes, 0, cudaMemcpyDeviceToDevice, stream));
-  GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-  return nullptr;
-}
-
-}  // namespace
-
 // A step's kernels are IMPL::launch<T, R>(problem, stream) and, for its
 // resource columns, IMPL::kernel<T, R>() (static shared memory only).
 template <class Impl>
 void run_dispatch(const Problem& p, const Workspace& ws) {
-  if (p.width * p.height == 0) return;
   visit_problem(p, [&](auto tag, auto radius) {
     Impl::template launch<typename decltype(tag)::type, decltype(radius)::value>(p, ws.stream);
   });

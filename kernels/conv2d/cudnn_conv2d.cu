@@ -1,11 +1,12 @@
 // The library baseline: cudnnConvolutionForward with N = C = K = 1, the
 // image as a 1 x 1 x height x width NCHW tensor, padding r on each side (the
 // zero ghost cells) and CUDNN_CROSS_CORRELATION (no mask flip, as the
-// contract says). The algorithm is the fastest that
-// cudnnFindConvolutionForwardAlgorithm measures among those that keep full
-// precision (CUDNN_FMA_MATH for float32: TF32 tensor cores would round the
-// inputs to 10 mantissa bits, outside the check's tolerance); it, the
-// descriptors and the workspace are made before timing.
+// contract says). The descriptor asks for CUDNN_FMA_MATH, and the algorithm
+// is the fastest that cudnnFindConvolutionForwardAlgorithm measures among
+// those not reported as tensor-op math (TF32 tensor cores would round
+// float32 inputs to 10 mantissa bits; the check would fail such a result).
+// The algorithm, the descriptors and the workspace are made before timing.
+// Find allocates its own trial buffers, outside gpubench's footprint.
 //
 // cuDNN is loaded at run time (dlopen of libcudnn.so.9), so the binary runs
 // without it and reports this step unavailable; the header only gives the
@@ -46,6 +47,9 @@ struct Api {
   if (!f && error.empty()) error = "libcudnn.so.9 has no " #f;
     GPUBENCH_CUDNN_FUNCTIONS(GPUBENCH_RESOLVE)
 #undef GPUBENCH_RESOLVE
+    if (error.empty() && cudnnGetVersion() / 10000 != CUDNN_MAJOR)
+      error = "libcudnn.so.9 reports version " + std::to_string(cudnnGetVersion()) + ", not cuDNN " +
+              std::to_string(CUDNN_MAJOR);
   }
 };
 
@@ -56,7 +60,7 @@ const Api& api() {
 
 void check(cudnnStatus_t status, const char* call) {
   if (status != CUDNN_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(call) + " failed: " + api().cudnnGetErrorString(status));
+    throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " + api().cudnnGetErrorString(status));
 }
 #define GPUBENCH_CUDNN(call) check(api().call, #call)
 

@@ -5,12 +5,12 @@
 // FMAs instead of one; the weights are constant-memory operands.
 #pragma once
 
-#include "kernels/conv2d/conv2d_common.cuh"
+#include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {
 
-// acc[py] = the output kRows - py rows above the strip's end: top points at
-// the tile pixel of the first output's top-left tap; rows are pitch apart.
+// acc[py] is output row py of the strip. top points at the tile pixel of
+// the first output's top-left tap; tile rows are pitch apart.
 template <class T, int R, int kRows>
 __device__ __forceinline__ void convolve_strip(const T* top, int pitch, T (&acc)[kRows]) {
   constexpr int kSide = 2 * R + 1;

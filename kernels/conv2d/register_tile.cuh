@@ -5,7 +5,7 @@
 // to whole vectors so that a vector is all inside the image or all ghost.
 #pragma once
 
-#include "kernels/conv2d/conv2d_common.cuh"
+#include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {
 
@@ -30,7 +30,7 @@ __device__ __forceinline__ void convolve_tile(const Vec<T>* tile, T* out, std::i
                                               std::int64_t x0, std::int64_t y0, bool vector_store) {
   using S = TileShape<T, R>;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  T acc[S::kRows][S::kV] = {};
+  alignas(16) T acc[S::kRows][S::kV] = {};  // rows leave as 16-byte vectors
 #pragma unroll(S::kSide <= 7 ? S::kSide : 1)
   for (int i = 0; i < S::kSide; ++i) {
     T weight[S::kSide];
@@ -38,7 +38,7 @@ __device__ __forceinline__ void convolve_tile(const Vec<T>* tile, T* out, std::i
     for (int j = 0; j < S::kSide; ++j) weight[j] = mask_weight<T>(i * S::kSide + j);
 #pragma unroll
     for (int py = 0; py < S::kRows; ++py) {
-      T row[S::kWindow * S::kV];  // columns x - kA .. x + kV + kA of input row py + i
+      alignas(16) T row[S::kWindow * S::kV];  // columns x - kA .. x + kV + kA of input row py + i
 #pragma unroll
       for (int v = 0; v < S::kWindow; ++v)
         *reinterpret_cast<Vec<T>*>(&row[v * S::kV]) = tile[(ty * S::kRows + py + i) * S::kVecs + tx + v];

@@ -15,6 +15,7 @@
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/histogram/host_histogram.hpp"
 #include "src/patterns/histogram/steps.hpp"
+#include "tests/gpu/check_point.hpp"
 
 using namespace gpubench;
 using histogram::Sample;
@@ -26,16 +27,10 @@ const std::vector<Sample> kTypes = {Sample::u8, Sample::u16, Sample::i32, Sample
 // Runs `variants` (steps that cannot take the point are skipped with a note)
 // and expects every row verified.
 void check_all(std::int64_t n, int bins, Sample type, const char* entropy, const char* variants = "all") {
-  const RunRequest req{builtin_patterns().find("histogram"),
+  testing::check_point("histogram",
                        {{"n", n}, {"bins", bins}, {"sample", histogram::sample_name(type)}, {"entropy", entropy},
                         {"seed", 7 + n}},
-                       variants, 0, {0, 1, 0.0, 1, false}};
-  const RunReport rep = run(req, std::cerr);
-  CHECK(!rep.results.empty());
-  for (const auto& r : rep.results) {
-    INFO(r.variant << " " << r.params.dump() << ": " << r.error.value_or(""));
-    CHECK(r.verified);
-  }
+                       variants);
 }
 
 // Runs every device step that takes `type` directly on `samples` (device

@@ -10,7 +10,7 @@
 
 #include "src/core/registry.hpp"
 #include "src/patterns/conv2d/host_conv2d.hpp"
-#include "tests/host/cli_outcome.hpp"
+#include "tests/host/usage_errors.hpp"
 
 using namespace gpubench;
 using namespace gpubench::conv2d;
@@ -87,26 +87,14 @@ TEST_CASE("the conv2d cpu step passes the check, a missed tap and NaN fail it", 
 }
 
 TEST_CASE("bad conv2d axes are one line and exit 2 before anything runs", "[conv2d][cli]") {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--mask", "4"}, "masks of side 3, 5, 7, 9 and 15"},
-      {{"--mask", "17"}, "--mask"},
-      {{"--mask", "1"}, "--mask"},
-      {{"--width", "0"}, "--width"},
-      {{"--height", "2^40"}, "--height"},
-      {{"--dtype", "int32"}, "valid: float32, float64"},
-      {{"--boundary", "clamp"}, "valid: zero"},
-      {{"--variant", "tiled"}, "unknown conv2d variant 'tiled'"},
-  };
-  for (const auto& [args, fragment] : cases) {
-    std::vector<std::string> argv = {"conv2d", "--variant", "cpu"};
-    if (args[0] == "--variant") argv.resize(1);
-    argv.insert(argv.end(), args.begin(), args.end());
-    const testing::Outcome r = testing::run_gpubench(builtin_patterns(), argv);
-    INFO(r.err);
-    CHECK(r.rc == 2);
-    CHECK(r.err.find(fragment) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  }
+  testing::expect_usage_errors({"conv2d", "--variant", "cpu"}, {{{"--mask", "4"}, "masks of side 3, 5, 7, 9 and 15"},
+                                                                  {{"--mask", "17"}, "--mask"},
+                                                                  {{"--mask", "1"}, "--mask"},
+                                                                  {{"--width", "0"}, "--width"},
+                                                                  {{"--height", "2^40"}, "--height"},
+                                                                  {{"--dtype", "int32"}, "valid: float32, float64"},
+                                                                  {{"--boundary", "clamp"}, "valid: zero"}});
+  testing::expect_usage_errors({"conv2d"}, {{{"--variant", "tiled"}, "unknown conv2d variant 'tiled'"}});
   const testing::Outcome ok = testing::run_gpubench(
       builtin_patterns(), {"conv2d", "--variant", "cpu", "--width", "300", "--height", "1", "--mask", "15", "--dtype",
                            "float64"});

@@ -12,7 +12,7 @@
 #include "src/core/pattern.hpp"
 #include "src/core/registry.hpp"
 #include "src/patterns/histogram/host_histogram.hpp"
-#include "tests/host/cli_outcome.hpp"
+#include "tests/host/usage_errors.hpp"
 
 using namespace gpubench;
 using namespace gpubench::histogram;
@@ -117,24 +117,13 @@ TEST_CASE("the histogram check names the wrong bin and the total, and the cpu st
 }
 
 TEST_CASE("bad histogram axes are one line and exit 2 before anything runs", "[histogram][cli]") {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--bins", "0"}, "--bins"},
-      {{"--bins", "2000000"}, "--bins"},
-      {{"--bins", "seven"}, "--bins"},
-      {{"--sample", "uint32"}, "valid: uint8, uint16, int32, float32"},
-      {{"--entropy", "low"}, "valid: uniform, skewed, constant"},
-      {{"--n", "2^32"}, "--n"},
-      {{"--variant", "atomics"}, "unknown histogram variant 'atomics'"},
-  };
-  for (const auto& [args, fragment] : cases) {
-    std::vector<std::string> argv = {"histogram"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const testing::Outcome r = testing::run_gpubench(builtin_patterns(), argv);
-    INFO(r.err);
-    CHECK(r.rc == 2);
-    CHECK(r.err.find(fragment) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  }
+  testing::expect_usage_errors({"histogram"}, {{{"--bins", "0"}, "--bins"},
+                                               {{"--bins", "2000000"}, "--bins"},
+                                               {{"--bins", "seven"}, "--bins"},
+                                               {{"--sample", "uint32"}, "valid: uint8, uint16, int32, float32"},
+                                               {{"--entropy", "low"}, "valid: uniform, skewed, constant"},
+                                               {{"--n", "2^32"}, "--n"},
+                                               {{"--variant", "atomics"}, "unknown histogram variant 'atomics'"}});
   const testing::Outcome ok = testing::run_gpubench(
       builtin_patterns(), {"histogram", "--variant", "cpu", "--n", "1000", "--bins", "7", "--sample", "float32"});
   INFO(ok.err);

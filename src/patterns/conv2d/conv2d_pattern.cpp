@@ -3,10 +3,10 @@
 // (kernels/conv2d/steps.def, host_conv2d.hpp).
 #include <algorithm>
 #include <climits>
-#include <cstring>
 
 #include <fmt/format.h>
 
+#include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -96,28 +96,17 @@ class Conv2dFixture : public Fixture {
       for (Metric& x : resource_metrics(res)) m.push_back(std::move(x));
       return m;
     };
-    auto verify = [this] {
-      const Verdict v = verify_conv2d(out_.get(), want_.get(), pixels(), dtype_, tolerance_);
-      return v.ok ? std::string() : v.detail;
-    };
+    const CheckedOutput out{out_.get(), dout_.get(), bytes_, 0xff, [this] {
+                              const Verdict v = verify_conv2d(out_.get(), want_.get(), pixels(), dtype_, tolerance_);
+                              return v.ok ? std::string() : v.detail;
+                            }};
     if (s.where == Where::host) {
-      r.prepare = [this] { std::memset(out_.get(), 0xff, bytes_); };  // poison: NaN
-      r.body = [this, &s] { s.run(problem(in_.get(), out_.get(), mask_.data()), Workspace{}); };
-      r.check = verify;
+      run_on_host(r, out, [this, &s] { s.run(problem(in_.get(), out_.get(), mask_.data()), Workspace{}); });
       return r;
     }
     const Problem p = problem(din_.get(), dout_.get(), dmask_.get());
     const std::shared_ptr<void> plan = s.make_plan ? s.make_plan(p, env.stream) : nullptr;
-    const Workspace ws{env.stream, plan.get()};
-    r.prepare = [this, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemsetAsync(dout_.get(), 0xff, bytes_, stream));  // poison: NaN
-    };
-    r.body = [&s, p, ws, plan] { s.run(p, ws); };
-    r.check = [this, verify, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(out_.get(), dout_.get(), bytes_, cudaMemcpyDeviceToHost, stream));
-      GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-      return verify();
-    };
+    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{env.stream, plan.get()}, plan] { s.run(p, ws); });
     return r;
   }
 

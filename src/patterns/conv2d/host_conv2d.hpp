@@ -11,7 +11,7 @@
 
 namespace gpubench::conv2d {
 
-// Seeded pixels, uniform in [-1, 1) (negative values, no two alike), and a
+// Seeded pixels, uniform in [-1, 1) (negative values too), and a
 // seeded side x side mask, uniform in [-1, 1) too: neither sums to anything
 // special, so a missed or doubled tap changes the output.
 void fill_image(void* image, std::int64_t pixels, DType t, std::uint64_t seed);

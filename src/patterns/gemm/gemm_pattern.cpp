@@ -2,11 +2,11 @@
 // (kernels/gemm/steps.def; gemm_inputs.hpp, gemm_check.hpp).
 #include <algorithm>
 #include <climits>
-#include <limits>
 
 #include <fmt/format.h>
 
 #include "kernels/gemm/gemm_step.hpp"
+#include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -119,14 +119,12 @@ class GemmFixture : public Fixture {
       return m;
     };
     c_host_.resize(count);
-    auto verify = [this, &ref, &s] {
-      const Verdict v = check_product(c_host_, ref, s.precision, k_);
-      return v.ok ? std::string() : v.detail;
-    };
+    const CheckedOutput out{c_host_.data(), dc_.get(), count * 4, 0xff, [this, &ref, &s] {  // poison: NaN
+                              const Verdict v = check_product(c_host_, ref, s.precision, k_);
+                              return v.ok ? std::string() : v.detail;
+                            }};
     if (s.on_host) {
-      r.prepare = [this] { std::fill(c_host_.begin(), c_host_.end(), std::numeric_limits<float>::quiet_NaN()); };
-      r.body = [this, &s] { s.run({a_.data(), b_.data(), c_host_.data(), m_, n_, k_}, Workspace{}); };
-      r.check = verify;
+      run_on_host(r, out, [this, &s] { s.run({a_.data(), b_.data(), c_host_.data(), m_, n_, k_}, Workspace{}); });
       return r;
     }
     Problem p{static_cast<const float*>(da_.get()), static_cast<const float*>(db_.get()), c_device(), m_, n_, k_};
@@ -134,16 +132,7 @@ class GemmFixture : public Fixture {
     p.b_bf16 = static_cast<const __nv_bfloat16*>(db16_.get());
     p.lda_bf16 = padded_bf16_ld(k_);
     p.ldb_bf16 = padded_bf16_ld(n_);
-    const Workspace ws{env.stream, blas_->handle};
-    r.prepare = [this, count, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemsetAsync(dc_.get(), 0xff, count * 4, stream));  // poison: NaN
-    };
-    r.body = [&s, p, ws] { s.run(p, ws); };
-    r.check = [this, verify, count, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(c_host_.data(), dc_.get(), count * 4, cudaMemcpyDeviceToHost, stream));
-      GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-      return verify();
-    };
+    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{env.stream, blas_->handle}] { s.run(p, ws); });
     return r;
   }
 

@@ -1,10 +1,10 @@
 // The histogram ladder as a pattern: n samples counted into even bins over
 // the sample type's range (kernels/histogram/steps.def, host_histogram.hpp).
 #include <algorithm>
-#include <cstring>
 
 #include <fmt/format.h>
 
+#include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -28,8 +28,6 @@ const char* ladder_name(Ladder l) {
   }
   return "baseline";
 }
-
-constexpr std::uint32_t kPoison = 0xdededede;  // as cudaMemset(0xde) leaves every device bin
 
 class HistogramFixture : public Fixture {
  public:
@@ -93,25 +91,16 @@ class HistogramFixture : public Fixture {
       for (Metric& r : resource_metrics(res)) m.push_back(std::move(r));
       return m;
     };
-    auto verify = [this] { return verify_histogram(want_, hist_.data(), n_); };
+    // Poison: every counter 0xdededede.
+    const CheckedOutput out{hist_.data(), dhist_.get(), std::size_t(bins_) * 4, 0xde,
+                            [this] { return verify_histogram(want_, hist_.data(), n_); }};
     if (s.where == Where::host) {
-      r.prepare = [this] { std::fill(hist_.begin(), hist_.end(), kPoison); };
-      r.body = [this, &s] { s.run(problem(samples_.get(), hist_.data()), Workspace{}); };
-      r.check = verify;
+      run_on_host(r, out, [this, &s] { s.run(problem(samples_.get(), hist_.data()), Workspace{}); });
       return r;
     }
     const Problem p = problem(dsamples_.get(), static_cast<std::uint32_t*>(dhist_.get()));
     auto scratch = std::make_shared<DeviceBuffer>(s.scratch_bytes(p));
-    const Workspace ws{scratch->get(), env.stream};
-    r.prepare = [this, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemsetAsync(dhist_.get(), 0xde, std::size_t(bins_) * 4, stream));
-    };
-    r.body = [&s, p, ws, scratch] { s.run(p, ws); };
-    r.check = [this, verify, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(hist_.data(), dhist_.get(), std::size_t(bins_) * 4, cudaMemcpyDeviceToHost, stream));
-      GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-      return verify();
-    };
+    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{scratch->get(), env.stream}, scratch] { s.run(p, ws); });
     return r;
   }
 

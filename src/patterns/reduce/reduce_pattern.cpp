@@ -1,9 +1,9 @@
 // The reduction ladder as a pattern: n elements of a type folded by an
 // operator into one value (kernels/reduce/steps.def, host_reduce.hpp).
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/reduce/reduce_step.hpp"
+#include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -90,13 +90,12 @@ class ReduceFixture : public Fixture {
     StepRun r;
     r.library = "cub";
     r.metrics = [this, device](double ms) { return bandwidth_metrics(double(bytes_), ms, device); };
-    r.check = [this] {
-      const Verdict v = verify(value_, ref_, n_, dtype_, op_);
-      return v.ok ? std::string() : v.detail;
-    };
+    const CheckedOutput out{value_, out_.get(), elem, 0xff, [this] {  // poison: NaN / -1
+                              const Verdict v = verify(value_, ref_, n_, dtype_, op_);
+                              return v.ok ? std::string() : v.detail;
+                            }};
     if (s.where == Where::host) {
-      r.prepare = [this] { std::memset(value_, 0xff, sizeof value_); };
-      r.body = [this, &s] { s.run(problem(host_input_.get(), value_), Workspace{}); };
+      run_on_host(r, out, [this, &s] { s.run(problem(host_input_.get(), value_), Workspace{}); });
       return r;
     }
     Workspace ws = workspace(env);
@@ -104,17 +103,12 @@ class ReduceFixture : public Fixture {
     auto scratch = std::make_shared<DeviceBuffer>(s.scratch_bytes(p, ws));
     if (scratch->bytes()) GPUBENCH_CUDA(cudaMemsetAsync(scratch->get(), 0, scratch->bytes(), env.stream));
     ws.scratch = scratch->get();
-    r.prepare = [this, &s, elem, stream = env.stream] {
-      if (s.modifies_input && n_)
+    std::function<void()> restore;  // a step that folds in place gets a fresh copy of the input every time
+    if (s.modifies_input && n_)
+      restore = [this, stream = env.stream] {
         GPUBENCH_CUDA(cudaMemcpyAsync(work_.get(), input_.get(), bytes_, cudaMemcpyDeviceToDevice, stream));
-      GPUBENCH_CUDA(cudaMemsetAsync(out_.get(), 0xff, elem, stream));  // poison: NaN / -1
-    };
-    r.body = [&s, p, ws, scratch] { s.run(p, ws); };
-    r.check = [this, elem, stream = env.stream, check = r.check] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(value_, out_.get(), elem, cudaMemcpyDeviceToHost, stream));
-      GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-      return check();
-    };
+      };
+    run_on_device(r, out, env.stream, [&s, p, ws, scratch] { s.run(p, ws); }, restore);
     return r;
   }
 

@@ -1,9 +1,9 @@
 // The prefix-sum ladder as a pattern: inclusive or exclusive sums of n
 // elements (kernels/scan/steps.def, host_scan.hpp).
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/scan/scan_step.hpp"
+#include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -70,28 +70,17 @@ class ScanFixture : public Fixture {
                    s.adds_per_element ? std::optional<double>(s.adds_per_element(n_)) : std::nullopt, 2});
       return m;
     };
-    auto verify = [this] {
-      const Verdict v = verify_scan(input_.get(), output_.get(), n_, dtype_, kind_);
-      return v.ok ? std::string() : v.detail;
-    };
+    const CheckedOutput out{output_.get(), dout_.get(), bytes_, 0xff, [this] {  // poison: NaN / -1
+                              const Verdict v = verify_scan(input_.get(), output_.get(), n_, dtype_, kind_);
+                              return v.ok ? std::string() : v.detail;
+                            }};
     if (s.where == Where::host) {
-      r.prepare = [this] { std::memset(output_.get(), 0xff, bytes_); };
-      r.body = [this, &s] { s.run(problem(input_.get(), output_.get()), Workspace{}); };
-      r.check = verify;
+      run_on_host(r, out, [this, &s] { s.run(problem(input_.get(), output_.get()), Workspace{}); });
       return r;
     }
     const Problem p = problem(din_.get(), dout_.get());
     auto scratch = std::make_shared<DeviceBuffer>(s.scratch_bytes(p));
-    const Workspace ws{scratch->get(), env.stream};
-    r.prepare = [this, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemsetAsync(dout_.get(), 0xff, bytes_, stream));  // poison: NaN / -1
-    };
-    r.body = [&s, p, ws, scratch] { s.run(p, ws); };
-    r.check = [this, verify, stream = env.stream] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(output_.get(), dout_.get(), bytes_, cudaMemcpyDeviceToHost, stream));
-      GPUBENCH_CUDA(cudaStreamSynchronize(stream));
-      return verify();
-    };
+    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{scratch->get(), env.stream}, scratch] { s.run(p, ws); });
     return r;
   }
 
