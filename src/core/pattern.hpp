@@ -35,6 +35,12 @@ struct StepInfo {
   // the whole sample is queued.
   bool on_host = false;
   nlohmann::json tags = nlohmann::json::object();  // labels shown as columns: {"precision": "fp32"}
+  // A device step whose host calls block (a pageable cudaMemcpy, a
+  // synchronize): it cannot be queued behind the stream-holding kernel, so
+  // it is timed with the host's clock from a synchronized device to the end
+  // of a device-wide synchronize after its body. Rows say which timer ran
+  // (measure.timer).
+  bool host_timed = false;
 };
 
 // What a point needs, checked before anything is allocated. The runner adds

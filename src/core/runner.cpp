@@ -91,9 +91,10 @@ BenchResult base_result(const RunRequest& r, const StepInfo& s) {
 }
 
 // Runs one step: a checked first run, the samples, a check of the last one.
-void measure_step(BenchResult& b, const StepRun& s, bool on_host, GpuTimer* timer, const MeasureOptions& m) {
+void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTimer* timer, const MeasureOptions& m) {
   std::function<double()> sample = [&] { return timer->time(s.prepare, s.body); };
-  if (on_host) {
+  if (info.host_timed) sample = [&] { return timer->time_on_host(s.prepare, s.body); };
+  if (info.on_host) {
     sample = [&] {
       s.prepare();
       const auto t0 = std::chrono::steady_clock::now();
@@ -117,6 +118,7 @@ void measure_step(BenchResult& b, const StepRun& s, bool on_host, GpuTimer* time
   b.measure["samples"] = b.samples_ms.size();
   b.measure["sampled_s"] = sampled_s;
   b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples;
+  b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
 }
 
 // "% lib": each row's primary metric as a percentage of its library row's.
@@ -245,7 +247,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     BenchResult b = base_result(r, info);
     try {
       const StepRun s = c.fixture->step(i, c.env);
-      measure_step(b, s, info.on_host, timer.get(), r.measure);
+      measure_step(b, s, info, timer.get(), r.measure);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
       library.push_back(s.library);

@@ -1,6 +1,7 @@
 #include "src/detail/gpu_timer.hpp"
 
 #include <atomic>
+#include <chrono>
 
 #include "src/detail/cuda_check.hpp"
 
@@ -46,13 +47,26 @@ GpuTimer::~GpuTimer() {
   cudaFreeHost(const_cast<int*>(release_));
 }
 
+void GpuTimer::flush_l2() {
+  if (!flush_.bytes()) return;
+  read_to_evict_l2<<<1024, 256, 0, stream_>>>(static_cast<const int4*>(flush_.get()), flush_.bytes() / sizeof(int4),
+                                              static_cast<int*>(flush_.get()));
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+double GpuTimer::time_on_host(const std::function<void()>& prepare, const std::function<void()>& body) {
+  if (prepare) prepare();
+  flush_l2();
+  GPUBENCH_CUDA(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
+  body();
+  GPUBENCH_CUDA(cudaDeviceSynchronize());
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 double GpuTimer::time(const std::function<void()>& prepare, const std::function<void()>& body) {
   if (prepare) prepare();
-  if (flush_.bytes()) {
-    read_to_evict_l2<<<1024, 256, 0, stream_>>>(static_cast<const int4*>(flush_.get()), flush_.bytes() / sizeof(int4),
-                                                static_cast<int*>(flush_.get()));
-    GPUBENCH_CHECK_LAUNCH();
-  }
+  flush_l2();
   *release_ = 0;
   int* device_flag = nullptr;
   GPUBENCH_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), const_cast<int*>(release_), 0));

@@ -25,7 +25,14 @@ class GpuTimer {
   // Milliseconds between the events around body().
   double time(const std::function<void()>& prepare, const std::function<void()>& body);
 
+  // Milliseconds of the host's clock from an idle device (prepared, L2
+  // flushed) to the end of a device-wide synchronize after body(): for a
+  // body whose host calls block, which the holding kernel would deadlock.
+  double time_on_host(const std::function<void()>& prepare, const std::function<void()>& body);
+
  private:
+  void flush_l2();  // queues the L2 flush on the stream, when there is one
+
   cudaStream_t stream_;
   DeviceBuffer flush_;
   volatile int* release_ = nullptr;  // host-mapped flag the holding kernel waits on

@@ -242,6 +242,7 @@ TEST_CASE("11: --min-time is decimal seconds, and results record the samples tak
   CHECK(m.at("samples").get<int>() >= 3);
   CHECK(m.at("capped").is_boolean());
   CHECK((m.at("capped") == true || m.at("sampled_s").get<double>() >= 0.05));
+  CHECK(m.at("timer") == "host_clock");  // a host step: the host's clock
 }
 
 TEST_CASE("12: an empty output path is refused") {
