@@ -1,6 +1,7 @@
 #include "src/core/axis.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -86,7 +87,11 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
           throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
         out.emplace_back(item);
       } else {
-        const std::int64_t v = parse_size(item);
+        // Sizes start at 1; an integer axis whose range takes 0 or less reads
+        // a plain decimal for those.
+        std::int64_t v = 0;
+        const auto [end, err] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (a.min >= 1 || err != std::errc() || end != item.data() + item.size()) v = parse_size(item);
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
         out.emplace_back(v);
       }

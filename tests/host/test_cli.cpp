@@ -66,7 +66,7 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"scan", "--n", "0"}, "at least 1");
   expect_usage_error({"scan", "--variant", "cpu", "--n", "2^40"}, "host memory");
   expect_usage_error({"list", "sort"}, "valid: reduce, gemm, scan, histogram");
-  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, histogram, conv2d, stencil3d, map, list, info, run, compare");
+  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
 }
 

@@ -1,0 +1,9 @@
+// streams — lecture 21: the arrays cut into chunks, chunk k on stream
+// k mod --streams with cudaMemcpyAsync from pinned memory, so that one
+// chunk's copy in, another's add and a third's copy out run at once on the
+// two copy engines and the SMs. The end-to-end time approaches the slower
+// direction's copy time alone.
+#include "kernels/transfer/transfer_common.hpp"
+
+GPUBENCH_TRANSFER_STEP(streams, Ladder::course, "chunks over several streams: copies in, adds and copies out overlap",
+                       Memory::pinned, &pipeline, nullptr)
