@@ -3,7 +3,7 @@
 # them) with one build: every ladder at its sizes, the size sweeps, the
 # configs, and the CI gate's baseline with two back-to-back runs compared.
 # Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR] [GROUP...]
-#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, ci, cpu, configs, ladders (default:
+#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders (default:
 #   all but ladders, in that order; a device call may not hold them all;
 #   ladders is configs/ladders.json alone).
 # The cudnn rows need libcudnn.so.9 on LD_LIBRARY_PATH (else: unavailable).
@@ -11,7 +11,7 @@ set -euo pipefail
 bin=${1:-build/gpubench}
 out=${2:-results/h200}
 shift $(( $# < 2 ? $# : 2 ))
-groups=${*:-reduce scan gemm histogram conv2d stencil3d ci cpu configs}
+groups=${*:-reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs}
 mkdir -p "$out"
 run() {  # name, then gpubench arguments
   local name=$1; shift
@@ -51,6 +51,14 @@ for group in $groups; do
       run stencil3d-512 stencil3d --dtype float32,float64
       run stencil3d-past-2p31 stencil3d --size 1291  # cusparse: unavailable (its matrix)
       run sweep-stencil3d run configs/sweep-stencil3d.json ;;
+    map)
+      run map map --op vecadd,saxpy --dtype float32,float64
+      run map-grayscale map --op grayscale
+      run map-past-2p31 map --op vecadd --n 2147483655
+      run sweep-map run configs/sweep-map.json ;;
+    transfer)
+      run transfer transfer
+      run transfer-streams transfer --variant streams,graph,bidirectional --streams 1,2,4,8,16 ;;
     ci)
       previous=$(mktemp)  # the committed CI baseline, to compare the new one with
       [ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
@@ -68,6 +76,6 @@ for group in $groups; do
     configs)
       for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
     ladders) run ladders run configs/ladders.json ;;  # the README's summary alone
-    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, ci, cpu, configs, ladders)" >&2; exit 2 ;;
+    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders)" >&2; exit 2 ;;
   esac
 done
