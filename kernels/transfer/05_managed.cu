@@ -1,8 +1,10 @@
 // managed — lecture 23: cudaMallocManaged buffers written by the host,
 // the kernel launched on them with no hints, and the host reading c
 // afterwards. Pages move on demand: the kernel's first touch of each page
-// faults it over to the GPU, the host's first touch of c faults it back.
-// The faults, not the link, set the speed.
+// faults it over to the GPU, the host's first touch of c faults it back
+// (c, poisoned by the host before each run, crosses the link both ways:
+// GB/s still counts the 12 bytes per element the operation needs). The
+// faults, not the link, set the speed.
 #include "kernels/transfer/transfer_common.hpp"
 
 namespace gpubench::transfer {

@@ -1,6 +1,7 @@
 // managed_prefetch — lecture 23: managed, with cudaMemPrefetchAsync moving
-// a and b to the GPU before the kernel and c to the host after it. Whole
-// ranges migrate in bulk instead of page by page.
+// a, b and c to the GPU before the kernel and c to the host after it.
+// Whole ranges migrate in bulk instead of page by page (c both ways, as in
+// managed; GB/s counts the 12 bytes per element the operation needs).
 #include "kernels/transfer/transfer_common.hpp"
 
 namespace gpubench::transfer {

@@ -30,15 +30,23 @@ cudaEvent_t event(Plan& plan) {
 
 std::shared_ptr<void> capture(const Problem& p, const Workspace& ws) {
   auto plan = std::make_shared<Plan>();
-  GPUBENCH_CUDA(cudaStreamBeginCapture(ws.stream, cudaStreamCaptureModeThreadLocal));
   const cudaEvent_t fork = event(*plan);
-  GPUBENCH_CUDA(cudaEventRecord(fork, ws.stream));
-  for (int i = 0; i < p.streams; ++i) GPUBENCH_CUDA(cudaStreamWaitEvent(ws.streams[i], fork, 0));
-  pipeline(p, ws);
-  for (int i = 0; i < p.streams; ++i) {
-    const cudaEvent_t join = event(*plan);
-    GPUBENCH_CUDA(cudaEventRecord(join, ws.streams[i]));
-    GPUBENCH_CUDA(cudaStreamWaitEvent(ws.stream, join, 0));
+  std::vector<cudaEvent_t> joins;
+  for (int i = 0; i < p.streams; ++i) joins.push_back(event(*plan));
+  GPUBENCH_CUDA(cudaStreamBeginCapture(ws.stream, cudaStreamCaptureModeThreadLocal));
+  try {
+    GPUBENCH_CUDA(cudaEventRecord(fork, ws.stream));
+    for (int i = 0; i < p.streams; ++i) GPUBENCH_CUDA(cudaStreamWaitEvent(ws.streams[i], fork, 0));
+    pipeline(p, ws);
+    for (int i = 0; i < p.streams; ++i) {
+      GPUBENCH_CUDA(cudaEventRecord(joins[i], ws.streams[i]));
+      GPUBENCH_CUDA(cudaStreamWaitEvent(ws.stream, joins[i], 0));
+    }
+  } catch (...) {  // leave the stream out of capture mode for the steps after this one
+    cudaGraph_t partial = nullptr;
+    cudaStreamEndCapture(ws.stream, &partial);
+    if (partial) cudaGraphDestroy(partial);
+    throw;
   }
   GPUBENCH_CUDA(cudaStreamEndCapture(ws.stream, &plan->graph));
   GPUBENCH_CUDA(cudaGraphInstantiate(&plan->exec, plan->graph, 0));

@@ -53,7 +53,7 @@ TEST_CASE("bad map axes are one line and exit 2 before anything runs", "[map][cl
   testing::expect_usage_errors({"map", "--variant", "cpu"},
                                {{{"--op", "add"}, "valid: vecadd, saxpy, grayscale"},
                                 {{"--n", "0"}, "--n"},
-                                {{"--n", "2^41"}, "--n"},
+                                {{"--n", "2^39"}, "--n"},
                                 {{"--dtype", "int32"}, "valid: float32, float64"},
                                 {{"--op", "grayscale", "--dtype", "float64"}, "--dtype does not apply"}});
 }

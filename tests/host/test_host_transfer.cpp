@@ -19,6 +19,7 @@ TEST_CASE("transfer: the cpu step runs without a GPU, chunk 0 is allowed, bad ax
                                                                   {{"--streams", "65"}, "--streams"},
                                                                   {{"--chunk", "-1"}, "--chunk"},
                                                                   {{"--chunk", "ten"}, "--chunk"},
-                                                                  {{"--n", "0"}, "--n"}});
+                                                                  {{"--n", "0"}, "--n"},
+                                                                  {{"--n", "2^22", "--chunk", "1"}, "more than 1048576"}});
   testing::expect_usage_errors({"transfer"}, {{{"--variant", "async"}, "unknown transfer variant 'async'"}});
 }

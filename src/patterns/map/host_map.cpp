@@ -62,7 +62,8 @@ void fill_inputs(const Problem& p, void* a, void* b, std::uint64_t seed) {
   if (p.op == Op::grayscale) {
     auto* rgb = static_cast<unsigned char*>(a);
     parallel_chunks(3 * p.n, [&](unsigned, std::int64_t lo, std::int64_t hi) {
-      for (std::int64_t i = lo; i < hi; ++i) rgb[i] = static_cast<unsigned char>(mix(base + std::uint64_t(i)) >> 56);
+      // Bytes 0..254: the luminance is then at most 254, never the poison 0xff.
+      for (std::int64_t i = lo; i < hi; ++i) rgb[i] = static_cast<unsigned char>(mix(base + std::uint64_t(i)) % 255);
     });
     return;
   }

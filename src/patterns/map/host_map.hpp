@@ -10,7 +10,7 @@
 namespace gpubench::map {
 
 // a and b: seeded, uniform in [-1, 1) (grayscale: a holds n random RGB
-// pixels, every byte value); alpha: seeded, in [-1, 1), in the element
+// pixels, bytes 0 to 254, so no luminance equals the poison 255); alpha: seeded, in [-1, 1), in the element
 // type's precision.
 void fill_inputs(const Problem& p, void* a, void* b, std::uint64_t seed);
 double alpha_for(DType t, std::uint64_t seed);

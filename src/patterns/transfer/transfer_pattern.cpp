@@ -11,6 +11,7 @@
 #include "src/core/pattern.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/device_buffer.hpp"
+#include "src/detail/errors.hpp"
 #include "src/detail/parallel.hpp"
 #include "src/detail/random.hpp"
 #include "src/patterns/transfer/host_arrays.hpp"
@@ -57,12 +58,19 @@ double median_ms(F&& copy, cudaStream_t stream) {
   return ms[ms.size() / 2];
 }
 
+constexpr std::int64_t kMaxChunks = 1 << 20;
+constexpr std::int64_t kProbe = std::int64_t(1) << 26;  // elements per copy of the bound's measurement (256 MiB)
+
 class TransferFixture : public Fixture {
  public:
   explicit TransferFixture(const Point& p)
       : n_(p.at("n")), streams_(int(p.at("streams"))), seed_(p.at("seed")) {
     const std::int64_t chunk = p.at("chunk");
     chunk_ = chunk > 0 ? chunk : std::max<std::int64_t>(1, n_ / (4 * streams_));
+    // Each chunk is four calls (a graph: four nodes).
+    if ((n_ + chunk_ - 1) / chunk_ > kMaxChunks)
+      throw UsageError(fmt::format("transfer: n={} in chunks of {} is {} chunks, more than {}: take a larger --chunk", n_,
+                                   chunk_, (n_ + chunk_ - 1) / chunk_, kMaxChunks));
   }
 
   ~TransferFixture() override {
@@ -75,13 +83,14 @@ class TransferFixture : public Fixture {
     return {};
   }
 
-  // The inputs and the reference on the host, and one step's a, b and c;
-  // a, b and c on the device, and the managed ones.
+  // The inputs and the reference on the host, one step's a, b and c, and
+  // the pinned buffers of the bound's measurement; a, b, c and a + b on the
+  // device, and the managed a, b and c.
   Footprint footprint(const Env& env) const override {
-    const double array = 4.0 * double(n_);
+    const double array = 4.0 * double(n_), probe = 3 * 4.0 * double(std::min(n_, kProbe));
     const bool managed = std::any_of(env.steps.begin(), env.steps.end(),
                                      [](std::size_t i) { return ladder()[i].memory == Memory::managed; });
-    return {6 * array, env.device ? 3 * array * (managed ? 2 : 1) : 0.0};
+    return {6 * array + (env.device ? probe : 0.0), env.device ? array * (managed ? 7 : 4) : 0.0};
   }
 
   void setup(const Env& env) override {
@@ -102,9 +111,8 @@ class TransferFixture : public Fixture {
     da_ = DeviceBuffer(bytes);
     db_ = DeviceBuffer(bytes);
     dc_ = DeviceBuffer(bytes);
-    GPUBENCH_CUDA(cudaMemcpyAsync(da_.get(), a_.data(), bytes, cudaMemcpyHostToDevice, env.stream));
-    GPUBENCH_CUDA(cudaMemcpyAsync(db_.get(), b_.data(), bytes, cudaMemcpyHostToDevice, env.stream));
-    add_on(static_cast<float*>(da_.get()), static_cast<float*>(db_.get()), static_cast<float*>(dc_.get()), n_, env.stream);
+    dsum_ = DeviceBuffer(bytes);
+    GPUBENCH_CUDA(cudaMemcpyAsync(dsum_.get(), want_.data(), bytes, cudaMemcpyHostToDevice, env.stream));
     for (int i = 0; i < streams_; ++i) {
       cudaStream_t s;
       GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -117,10 +125,12 @@ class TransferFixture : public Fixture {
     const Step& s = ladder()[i];
     auto host = std::make_shared<HostArrays>(s.memory, n_, a_.data(), b_.data());
     Problem p{host->a, host->b, host->c, host->da, host->db, host->dc, n_, streams_, chunk_, device_};
-    if (s.memory != Memory::mapped && s.memory != Memory::managed) {
+    const bool device_arrays = !s.on_host && s.memory != Memory::mapped && s.memory != Memory::managed;
+    if (device_arrays) {
       p.da = static_cast<float*>(da_.get());
       p.db = static_cast<float*>(db_.get());
-      p.dc = static_cast<float*>(dc_.get());
+      // The copy-out baselines send a + b, which no step writes.
+      p.dc = static_cast<float*>(s.bytes ? dsum_.get() : dc_.get());
     }
     Workspace ws{env.stream, streams_list_.data(), nullptr};
     const std::shared_ptr<void> plan = s.make_plan && !s.on_host ? s.make_plan(p, ws) : nullptr;
@@ -133,7 +143,7 @@ class TransferFixture : public Fixture {
       m.push_back({"pct_of_bound", "% bound", "%", bound ? std::optional<double>(100.0 * *bound / ms) : std::nullopt, 1});
       return m;
     };
-    r.prepare = [this, host, managed = s.memory == Memory::managed] {
+    r.prepare = [this, host, managed = s.memory == Memory::managed, device_arrays, stream = env.stream] {
       // Managed inputs start in host memory every time: writing them there
       // moves their pages back.
       if (managed) {
@@ -141,6 +151,10 @@ class TransferFixture : public Fixture {
         std::copy(b_.begin(), b_.end(), host->b);
       }
       std::memset(host->c, 0xff, std::size_t(n_) * sizeof(float));  // poison: NaN
+      if (device_arrays) {  // so a step that skips a copy or the add fails its check
+        for (const DeviceBuffer* d : {&da_, &db_, &dc_}) GPUBENCH_CUDA(cudaMemsetAsync(d->get(), 0xff, d->bytes(), stream));
+        GPUBENCH_CUDA(cudaStreamSynchronize(stream));
+      }
     };
     r.body = [&s, p, ws, host, plan] { s.run(p, ws); };
     r.check = [this, host, check = s.check] {
@@ -156,17 +170,15 @@ class TransferFixture : public Fixture {
   // max(8 n / H2D, 4 n / D2H) with both measured now on pinned memory: the
   // best time with both copy engines busy and the add hidden.
   double overlap_bound_ms(cudaStream_t stream) {
-    const std::int64_t m = std::min<std::int64_t>(n_, std::int64_t(1) << 26);  // up to 256 MiB per copy
+    const std::int64_t m = std::min(n_, kProbe);
     HostArrays pinned(Memory::pinned, m, a_.data(), b_.data());
     const std::size_t bytes = std::size_t(m) * sizeof(float);
     const double h2d = median_ms([&] {
       GPUBENCH_CUDA(cudaMemcpyAsync(da_.get(), pinned.a, bytes, cudaMemcpyHostToDevice, stream));
     }, stream);
     const double d2h = median_ms([&] {
-      GPUBENCH_CUDA(cudaMemcpyAsync(pinned.c, dc_.get(), bytes, cudaMemcpyDeviceToHost, stream));
+      GPUBENCH_CUDA(cudaMemcpyAsync(pinned.c, dsum_.get(), bytes, cudaMemcpyDeviceToHost, stream));
     }, stream);
-    GPUBENCH_CUDA(cudaMemcpyAsync(da_.get(), a_.data(), std::size_t(n_) * 4, cudaMemcpyHostToDevice, stream));
-    GPUBENCH_CUDA(cudaStreamSynchronize(stream));
     const double scale = double(n_) / double(m);  // per element, as measured
     return std::max(2 * h2d * scale, d2h * scale);
   }
@@ -188,7 +200,7 @@ class TransferFixture : public Fixture {
   int device_ = 0;
   double bound_ms_ = 0;
   std::vector<float> a_, b_, want_;
-  DeviceBuffer da_, db_, dc_;
+  DeviceBuffer da_, db_, dc_, dsum_;  // dsum_: a + b, for the copy-out baselines
   std::vector<cudaStream_t> streams_list_;
 };
 
