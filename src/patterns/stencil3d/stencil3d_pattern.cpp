@@ -131,8 +131,8 @@ const Pattern& stencil3d_pattern() {
     d.name = "stencil3d";
     d.title = "7-point stencil over the interior of an n^3 grid, boundary points copied";
     d.help = "Run the 3D-stencil ladder (basic ... register tiling, vectorized planes, cusparse, cpu)";
-    // The grids' blocks are counted in unsigned grid dimensions of at most 65535 (8-point blocks in z).
-    d.axes = {size_axis("size", "Cube side in points: 512, a list, or 2^6:2^10", "512", 65535LL * 8),
+    // Grid dimensions stop at 65535 blocks: shared_tiling's of 6 points in z.
+    d.axes = {size_axis("size", "Cube side in points: 512, a list, or 2^6:2^10", "512", 65535LL * 6),
               dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const stencil3d::Step& s : stencil3d::ladder())
