@@ -16,19 +16,6 @@ constexpr int kBlockX = 32, kBlockY = 8, kDepth = 32;
 constexpr int kHaloJobs = 2 * kBlockX + 2 * kBlockY;  // the rows above and below, the vectors left and right
 
 template <class T, int V>
-struct alignas(V * sizeof(T)) Vec {
-  T v[V];
-};
-
-template <class T, int V>
-__device__ __forceinline__ Vec<T, V> vec_or_zero(const T* in, std::int64_t n, std::int64_t x, std::int64_t y,
-                                                 std::int64_t z) {
-  if (x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n)  // n % V == 0: all V elements are inside
-    return *reinterpret_cast<const Vec<T, V>*>(in + (z * n + y) * n + x);
-  return Vec<T, V>{};
-}
-
-template <class T, int V>
 __global__ void __launch_bounds__(kBlockX * kBlockY)
     vectorized(const T* __restrict__ in, T* __restrict__ out, std::int64_t n, Coefficients<T> k) {
   using W = Vec<T, V>;

@@ -43,6 +43,21 @@ __device__ __forceinline__ T point_or_zero(const T* in, std::int64_t n, std::int
   return x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n ? in[(z * n + y) * n + x] : T(0);
 }
 
+// V elements of T in one load (16 bytes for the vectorized steps).
+template <class T, int V>
+struct alignas(V * sizeof(T)) Vec {
+  T v[V];
+};
+
+// The V elements of row y, plane z from column x (a multiple of V, with n
+// one too), or zeros outside the grid.
+template <class T, int V>
+__device__ __forceinline__ Vec<T, V> vec_or_zero(const T* in, std::int64_t n, std::int64_t x, std::int64_t y,
+                                                 std::int64_t z) {
+  if (x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n) return *reinterpret_cast<const Vec<T, V>*>(in + (z * n + y) * n + x);
+  return Vec<T, V>{};
+}
+
 inline unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
 
 template <class F>
