@@ -58,6 +58,8 @@ struct Step {
   // Why the step cannot run this problem (its library is missing, say), or
   // empty. nullptr: it runs every problem.
   std::string (*unavailable)(const Problem&) = nullptr;
+  // What make_plan chose, for the row's details (cuDNN's algorithm). nullptr: nothing.
+  std::string (*describe_plan)(const void* plan) = nullptr;
 };
 
 }  // namespace gpubench::conv2d

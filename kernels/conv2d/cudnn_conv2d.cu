@@ -3,8 +3,10 @@
 // zero ghost cells) and CUDNN_CROSS_CORRELATION (no mask flip, as the
 // contract says). The descriptor asks for CUDNN_FMA_MATH, and the algorithm
 // is the fastest that cudnnFindConvolutionForwardAlgorithm measures among
-// those not reported as tensor-op math (TF32 tensor cores would round
-// float32 inputs to 10 mantissa bits; the check would fail such a result).
+// those that keep full precision: for float32 not tensor-op math (TF32
+// tensor cores would round the inputs to 10 mantissa bits; the check would
+// fail such a result), for float64 any (its tensor cores are FP64). The
+// row's details name the algorithm.
 // The algorithm, the descriptors and the workspace are made before timing.
 // Find allocates its own trial buffers, outside gpubench's footprint.
 //
@@ -71,6 +73,7 @@ struct Plan {
   cudnnFilterDescriptor_t mask = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
   cudnnConvolutionFwdAlgo_t algo{};
+  cudnnMathType_t math{};
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
 
@@ -111,16 +114,29 @@ std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t stream) {
   GPUBENCH_CUDNN(cudnnFindConvolutionForwardAlgorithm(plan->handle, plan->x, plan->mask, plan->conv, plan->y,
                                                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &count, found));
   const cudnnConvolutionFwdAlgoPerf_t* best = nullptr;  // found[] is sorted by time
+  // float64 tensor cores (DMMA) keep full precision; float32's (TF32) do not.
+  const bool tensor_ok = p.dtype == DType::f64;
   for (int i = 0; i < count && !best; ++i)
-    if (found[i].status == CUDNN_STATUS_SUCCESS && found[i].mathType != CUDNN_TENSOR_OP_MATH &&
-        found[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+    if (found[i].status == CUDNN_STATUS_SUCCESS &&
+        (tensor_ok || (found[i].mathType != CUDNN_TENSOR_OP_MATH &&
+                       found[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)))
       best = &found[i];
   if (!best) throw std::runtime_error("cuDNN found no full-precision algorithm for this convolution");
   plan->algo = best->algo;
+  plan->math = best->mathType;
   GPUBENCH_CUDNN(cudnnSetConvolutionMathType(plan->conv, best->mathType));
   plan->workspace_bytes = best->memory;
   if (best->memory) GPUBENCH_CUDA(cudaMalloc(&plan->workspace, best->memory));
   return plan;
+}
+
+std::string describe(const void* plan) {
+  static const char* const kAlgorithms[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM",     "DIRECT",
+                                            "FFT",           "FFT_TILING",            "WINOGRAD", "WINOGRAD_NONFUSED"};
+  const Plan& p = *static_cast<const Plan*>(plan);
+  const int a = int(p.algo);
+  return std::string("CUDNN_CONVOLUTION_FWD_ALGO_") + (a >= 0 && a < 8 ? kAlgorithms[a] : "?") + ", math type " +
+         std::to_string(int(p.math)) + ", workspace " + std::to_string(p.workspace_bytes) + " bytes";
 }
 
 void run(const Problem& p, const Workspace& ws) {
@@ -138,7 +154,7 @@ void run(const Problem& p, const Workspace& ws) {
 
 const Step& step_cudnn() {
   static const Step step{"cudnn", Ladder::baseline, "cudnnConvolutionForward, its fastest full-precision algorithm",
-                         Where::device, &run, &make_plan, nullptr, &unavailable};
+                         Where::device, &run, &make_plan, nullptr, &unavailable, &describe};
   return step;
 }
 

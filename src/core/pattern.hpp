@@ -64,6 +64,9 @@ struct StepRun {
   // The row's metrics from its median time; the pattern's primary one first.
   std::function<std::vector<Metric>(double median_ms)> metrics;
   std::string library;  // "% lib" is the primary metric as a percentage of this variant's; empty: no column
+  // What the step chose when it was set up (a library's algorithm, say),
+  // recorded in the row as `details`.
+  nlohmann::json details = nlohmann::json::object();
 };
 
 class Fixture {

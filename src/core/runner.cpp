@@ -250,6 +250,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
       measure_step(b, s, info, timer.get(), r.measure);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
+      b.details = s.details;
       library.push_back(s.library);
     } catch (const CudaError& e) {
       throw CudaError(e.code(), fmt::format("{} at {}: {}", info.name, point_text(r), e.what()));

@@ -49,6 +49,7 @@ json to_json(const BenchResult& r) {
           {"metrics", metrics},
           {"verified", r.verified},
           {"error", optional_json(r.error)},
+          {"details", r.details},
           {"l2", !r.on_device ? "n/a" : r.hot ? "hot" : "flushed"}};  // nothing is flushed for host steps
 }
 
@@ -106,6 +107,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.stats.noise = field<double>(j, "noise", where);
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
+  if (j.contains("details")) r.details = field<json>(j, "details", where);
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
   // A gate must not compare what no run can have measured.
   auto positive = [](double v) { return std::isfinite(v) && v > 0; };

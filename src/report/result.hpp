@@ -45,6 +45,7 @@ struct BenchResult {
   bool verified = false;
   std::optional<std::string> error;  // why verification failed or the run broke
   bool hot = false;                  // the L2 was left warm between samples (--hot)
+  nlohmann::json details = nlohmann::json::object();  // what the step chose at setup (StepRun::details)
 
   const Metric* metric(const std::string& name) const;
   // The primary metric's value, absent when it has none.

@@ -47,6 +47,7 @@ RunReport sample_report() {
   rep.device = d;
   rep.results = {result("reduce0", "slides", 4.0, true), result("reduce1", "slides", 2.0, true),
                  result("cub", "baseline", 1.0, true), result("course1", "course", 8.0, false)};
+  rep.results[2].details = {{"plan", "the library's algorithm"}};
   return rep;
 }
 
@@ -70,7 +71,7 @@ TEST_CASE("the JSON document carries the documented fields and reads back") {
                           "copy_gbps"})
     CHECK(doc.at("device").contains(key));
   for (const char* key : {"pattern", "variant", "params", "samples_ms", "median_ms", "min_ms", "max_ms", "noise",
-                          "primary", "metrics", "verified", "error", "continues", "tags"})
+                          "primary", "metrics", "verified", "error", "continues", "tags", "details"})
     CHECK(doc.at("results").at(0).contains(key));
   CHECK(doc.at("kind") == "results");
   CHECK(doc.at("results").at(0).at("error").is_null());
@@ -80,6 +81,7 @@ TEST_CASE("the JSON document carries the documented fields and reads back") {
   CHECK(gbps.at("value").get<double>() == Approx(1.024e-3));
   CHECK(doc.at("results").at(0).at("metrics").at(2).at("value").is_null());
   CHECK(doc.at("results").at(3).at("error") == "first run: got 1, expected 2");
+  CHECK(doc.at("results").at(2).at("details").at("plan") == "the library's algorithm");
 
   const RunReport back = report_from_json(nlohmann::json::parse(doc.dump()));
   CHECK(to_json(back) == doc);

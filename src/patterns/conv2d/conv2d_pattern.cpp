@@ -106,6 +106,7 @@ class Conv2dFixture : public Fixture {
     }
     const Problem p = problem(din_.get(), dout_.get(), dmask_.get());
     const std::shared_ptr<void> plan = s.make_plan ? s.make_plan(p, env.stream) : nullptr;
+    if (s.describe_plan) r.details["plan"] = s.describe_plan(plan.get());
     run_on_device(r, out, env.stream, [&s, p, ws = Workspace{env.stream, plan.get()}, plan] { s.run(p, ws); });
     return r;
   }
