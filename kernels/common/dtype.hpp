@@ -21,6 +21,14 @@ decltype(auto) visit_dtype(DType t, F&& f) {
   return f(TypeTag<int>{});
 }
 
+// The same for the ladders that take float32 and float64 only: float or
+// double.
+template <class F>
+decltype(auto) visit_float(DType t, F&& f) {
+  if (t == DType::f64) return f(TypeTag<double>{});
+  return f(TypeTag<float>{});
+}
+
 inline std::size_t dtype_size(DType t) {
   switch (t) {
     case DType::i32: return 4;

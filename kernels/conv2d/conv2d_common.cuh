@@ -33,8 +33,7 @@ decltype(auto) visit_problem(const Problem& p, F&& f) {
     }
     throw std::invalid_argument("conv2d: mask side " + std::to_string(p.side) + " is not built");
   };
-  if (p.dtype == DType::f64) return with_type(TypeTag<double>{});
-  return with_type(TypeTag<float>{});
+  return visit_float(p.dtype, with_type);
 }
 
 // Pixel (x, y) of the image, or 0 outside it (a ghost cell).

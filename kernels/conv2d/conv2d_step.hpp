@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/common/dtype.hpp"
+#include "kernels/common/course_ladder.hpp"
 #include "kernels/common/resources.hpp"
 
 namespace gpubench::conv2d {
@@ -26,7 +27,7 @@ namespace gpubench::conv2d {
 constexpr int kMaskSides[] = {3, 5, 7, 9, 15};
 
 // course: lecture 8's kernels; modern: beyond the course; baseline: cuDNN, the CPU.
-enum class Ladder { course, modern, baseline };
+using Ladder = CourseLadder;
 
 enum class Where { device, host };
 

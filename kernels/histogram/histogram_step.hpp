@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/course_ladder.hpp"
 #include "kernels/common/resources.hpp"
 #include "kernels/histogram/histogram_bins.hpp"
 
@@ -19,7 +20,7 @@ namespace gpubench::histogram {
 
 // course: lecture 13's kernels and lecture 20's vote; modern: beyond the
 // course; baseline: CUB, the CPU.
-enum class Ladder { course, modern, baseline };
+using Ladder = CourseLadder;
 
 enum class Where { device, host };
 

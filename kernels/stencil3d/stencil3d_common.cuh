@@ -60,12 +60,6 @@ __device__ __forceinline__ Vec<T, V> vec_or_zero(const T* in, std::int64_t n, st
 
 inline unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
 
-template <class F>
-decltype(auto) visit_float(DType t, F&& f) {
-  if (t == DType::f64) return f(TypeTag<double>{});
-  return f(TypeTag<float>{});
-}
-
 // A step's kernels are IMPL::launch<T>(problem, stream) and, for its
 // resource columns, IMPL::kernel<T>().
 template <class Impl>

@@ -17,12 +17,13 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/common/dtype.hpp"
+#include "kernels/common/course_ladder.hpp"
 #include "kernels/common/resources.hpp"
 
 namespace gpubench::stencil3d {
 
 // course: lecture 9's kernels; modern: beyond the course; baseline: cuSPARSE, the CPU.
-enum class Ladder { course, modern, baseline };
+using Ladder = CourseLadder;
 
 enum class Where { device, host };
 

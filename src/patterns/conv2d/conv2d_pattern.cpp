@@ -24,15 +24,6 @@ namespace conv2d {
 
 namespace {
 
-const char* ladder_name(Ladder l) {
-  switch (l) {
-    case Ladder::course: return "course";
-    case Ladder::modern: return "modern";
-    case Ladder::baseline: break;
-  }
-  return "baseline";
-}
-
 int mask_side(const Point& p) {
   const int side = p.at("mask");
   if (std::find(std::begin(kMaskSides), std::end(kMaskSides), side) == std::end(kMaskSides))
@@ -52,8 +43,8 @@ class Conv2dFixture : public Fixture {
   }
 
   // The image, the reference and the output read back on the host; the
-  // image and the output on the device (cuDNN's workspace is within the
-  // runner's margin).
+  // image and the output on the device. Not counted: what cuDNN's algorithm
+  // search allocates for its trials, and the workspace it picks.
   Footprint footprint(const Env& env) const override {
     const double image = double(w_) * double(h_) * double(dtype_size(dtype_));
     return {3 * image, env.device ? 2 * image : 0.0};
@@ -153,7 +144,7 @@ const Pattern& conv2d_pattern() {
               choice_axis("boundary", "Pixels outside the image: zero (ghost cells, as in the course)", {"zero"})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const conv2d::Step& s : conv2d::ladder())
-      d.steps.push_back({s.name, conv2d::ladder_name(s.ladder), s.summary, s.where == conv2d::Where::host});
+      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == conv2d::Where::host});
     d.primary = "gpixels";
     d.fixture = [](const Point& pt) { return std::make_unique<conv2d::Conv2dFixture>(pt); };
     return d;

@@ -5,19 +5,13 @@
 #include <limits>
 
 #include "src/detail/parallel.hpp"
-#include "src/detail/random.hpp"
+#include "src/patterns/float_elements.hpp"
 #include "src/patterns/within_tolerance.hpp"
 
 namespace gpubench::conv2d {
 namespace {
 
 constexpr std::int64_t kStrip = 2048;  // pixels of a row one work item covers: its accumulators fit in L1
-
-template <class F>
-decltype(auto) visit_float(DType t, F&& f) {
-  if (t == DType::f64) return f(TypeTag<double>{});
-  return f(TypeTag<float>{});
-}
 
 // out = in (x) mask with accumulators of type A, over work items of one
 // strip of one row each (rows can be a single one of 2^31 pixels).
@@ -47,26 +41,14 @@ void convolve(const T* in, T* out, const T* mask, std::int64_t w, std::int64_t h
   }, 4);
 }
 
-template <class T>
-using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-static_assert(std::numeric_limits<long double>::digits > 53, "the float64 reference needs a wider long double");
-
-template <class T>
-void fill(T* v, std::int64_t n, std::uint64_t seed) {
-  const std::uint64_t base = mix(seed);
-  parallel_chunks(n, [&](unsigned, std::int64_t b, std::int64_t e) {
-    for (std::int64_t i = b; i < e; ++i) v[i] = T(uniform_pm1(base, i));
-  });
-}
-
 }  // namespace
 
 void fill_image(void* image, std::int64_t pixels, DType t, std::uint64_t seed) {
-  visit_float(t, [&](auto tag) { fill(static_cast<typename decltype(tag)::type*>(image), pixels, seed); });
+  visit_float(t, [&](auto tag) { fill_uniform(static_cast<typename decltype(tag)::type*>(image), pixels, seed); });
 }
 
 void fill_mask(void* mask, int side, DType t, std::uint64_t seed) {
-  visit_float(t, [&](auto tag) { fill(static_cast<typename decltype(tag)::type*>(mask), side * side, ~seed); });
+  visit_float(t, [&](auto tag) { fill_uniform(static_cast<typename decltype(tag)::type*>(mask), side * side, ~seed); });
 }
 
 void reference_conv2d(const void* in, void* out, const void* mask, std::int64_t w, std::int64_t h, int side, DType t) {

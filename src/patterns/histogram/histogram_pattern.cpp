@@ -20,15 +20,6 @@ namespace histogram {
 
 namespace {
 
-const char* ladder_name(Ladder l) {
-  switch (l) {
-    case Ladder::course: return "course";
-    case Ladder::modern: return "modern";
-    case Ladder::baseline: break;
-  }
-  return "baseline";
-}
-
 class HistogramFixture : public Fixture {
  public:
   explicit HistogramFixture(const Point& p)
@@ -151,7 +142,7 @@ const Pattern& histogram_pattern() {
                           histogram::entropy_names())};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const histogram::Step& s : histogram::ladder())
-      d.steps.push_back({s.name, histogram::ladder_name(s.ladder), s.summary, s.where == histogram::Where::host});
+      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == histogram::Where::host});
     d.primary = "gsamples";
     d.fixture = [](const Point& pt) { return std::make_unique<histogram::HistogramFixture>(pt); };
     return d;

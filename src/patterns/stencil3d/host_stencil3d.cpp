@@ -7,20 +7,11 @@
 
 #include "src/detail/parallel.hpp"
 #include "src/detail/random.hpp"
+#include "src/patterns/float_elements.hpp"
 #include "src/patterns/within_tolerance.hpp"
 
 namespace gpubench::stencil3d {
 namespace {
-
-template <class F>
-decltype(auto) visit_float(DType t, F&& f) {
-  if (t == DType::f64) return f(TypeTag<double>{});
-  return f(TypeTag<float>{});
-}
-
-template <class T>
-using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-static_assert(std::numeric_limits<long double>::digits > 53, "the float64 reference needs a wider long double");
 
 // out = the stencil of in with arithmetic in A, one work item per row of x.
 template <class A, class T>
@@ -49,14 +40,7 @@ void sweep(const T* in, T* out, std::int64_t n, const double (&c)[7]) {
 }  // namespace
 
 void fill_grid(void* grid, std::int64_t points, DType t, std::uint64_t seed) {
-  visit_float(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* v = static_cast<T*>(grid);
-    const std::uint64_t base = mix(seed);
-    parallel_chunks(points, [&](unsigned, std::int64_t b, std::int64_t e) {
-      for (std::int64_t i = b; i < e; ++i) v[i] = T(uniform_pm1(base, i));
-    });
-  });
+  visit_float(t, [&](auto tag) { fill_uniform(static_cast<typename decltype(tag)::type*>(grid), points, seed); });
 }
 
 void fill_coefficients(double (&c)[7], DType t, std::uint64_t seed) {

@@ -20,15 +20,6 @@ namespace stencil3d {
 
 namespace {
 
-const char* ladder_name(Ladder l) {
-  switch (l) {
-    case Ladder::course: return "course";
-    case Ladder::modern: return "modern";
-    case Ladder::baseline: break;
-  }
-  return "baseline";
-}
-
 class StencilFixture : public Fixture {
  public:
   explicit StencilFixture(const Point& p)
@@ -136,7 +127,7 @@ const Pattern& stencil3d_pattern() {
               dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const stencil3d::Step& s : stencil3d::ladder())
-      d.steps.push_back({s.name, stencil3d::ladder_name(s.ladder), s.summary, s.where == stencil3d::Where::host});
+      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == stencil3d::Where::host});
     d.primary = "gpoints";
     d.fixture = [](const Point& pt) { return std::make_unique<stencil3d::StencilFixture>(pt); };
     return d;
