@@ -12,13 +12,6 @@ namespace {
 
 unsigned char gray(const unsigned char* px) { return static_cast<unsigned char>((77u * px[0] + 150u * px[1] + 29u * px[2]) >> 8); }
 
-// Calls f(TypeTag<T>{}) with float or double.
-template <class F>
-decltype(auto) visit_float(DType t, F&& f) {
-  if (t == DType::f64) return f(TypeTag<double>{});
-  return f(TypeTag<float>{});
-}
-
 // out[i] = op(a[i], b[i]) with the arithmetic of A; wide: the reference.
 template <class A>
 void compute(const Problem& p) {
