@@ -57,7 +57,7 @@ def load(path, kind):
     if kind == "results" and version == 1:
         doc["results"] = [from_v1(r) for r in doc["results"]]
     if kind == "results":
-        # Nothing is flushed for host rows ("n/a"): draw them with their run's device rows.
+        # Files from before host rows were flushed say "n/a": draw them with their run's device rows.
         run_l2 = doc.get("l2") if doc.get("l2") in ("flushed", "hot") else "flushed"
         for r in doc["results"]:
             if r.get("l2") == "n/a":

@@ -100,7 +100,7 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_flag("--hot", m.hot, "Do not flush the L2 cache before each sample");
+  cmd->add_flag("--hot", m.hot, "Do not flush the GPU's L2 (for host steps, the host's caches) before each sample");
   cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -13,6 +13,7 @@
 #include "src/detail/errors.hpp"
 #include "src/detail/gpu_timer.hpp"
 #include "src/detail/json_text.hpp"
+#include "src/detail/host_cache.hpp"
 #include "src/detail/parallel.hpp"
 #include "src/detail/strings.hpp"
 
@@ -29,10 +30,14 @@ std::string point_text(const RunRequest& r) {
   return s + fmt::format(" seed={}", r.point.at("seed").dump());
 }
 
-void check_host_bytes(const RunRequest& r, const Footprint& f) {
-  if (f.host_bytes > 0.8 * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(f.host_bytes),
-                                 gib(host_memory_bytes())));
+// The fixture's host bytes, and the host-cache flush's buffer when a host step runs.
+void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
+  const bool host_steps =
+      std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return r.pattern->steps[i].on_host; });
+  const double flush = host_steps && !r.measure.hot ? 2.0 * double(host_llc_bytes()) : 0;
+  if (f.host_bytes + flush > 0.8 * host_memory_bytes())
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r),
+                                 gib(f.host_bytes + flush), gib(host_memory_bytes())));
 }
 
 // A checked request: its fixture, the steps that will run, and the device.
@@ -62,7 +67,7 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
     else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }
   const Footprint f = c.fixture->footprint(c.env);
-  check_host_bytes(r, f);
+  check_host_bytes(r, f, c.env.steps);
   if (c.device) {
     const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
     const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
@@ -97,6 +102,7 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
   if (info.on_host) {
     sample = [&] {
       s.prepare();
+      if (!m.hot) flush_host_caches();
       const auto t0 = std::chrono::steady_clock::now();
       s.body();
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -210,7 +216,7 @@ void check_host(const RunRequest& r) {
     const std::string why = fixture->unavailable(i, nullptr);
     if (!why.empty()) throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }
-  check_host_bytes(r, fixture->footprint(env));
+  check_host_bytes(r, fixture->footprint(env), env.steps);
 }
 
 void check(const RunRequest& r) { check_request(r, nullptr); }
@@ -225,7 +231,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
 
   std::unique_ptr<GpuTimer> timer;
   RunReport report;
-  report.host = {{"cpu", host_cpu_model()}, {"threads", host_threads()}};
+  report.host = {{"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
   if (c.device) {
     cudaStream_t s;
     GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

@@ -330,13 +330,18 @@ TEST_CASE("17: messages say what is wrong, once, in one line") {
   expect_usage(cli({"compare", d / "a.json", d / "cmp.json"}), "this is a comparison");
 }
 
-TEST_CASE("18: host rows say that nothing was flushed for them") {
-  const Outcome r = cli(toy_run({"--variant", "loop", "--json", "-"}));
+TEST_CASE("18: host rows say what was done to the host's caches") {
+  Outcome r = cli(toy_run({"--variant", "loop", "--json", "-"}));
   REQUIRE(r.rc == kExitOk);
-  const json doc = json::parse(r.out);
-  CHECK(doc.at("results").at(0).at("l2") == "n/a");
-  CHECK(doc.at("l2") == "n/a");
+  json doc = json::parse(r.out);
+  CHECK(doc.at("results").at(0).at("l2") == "flushed");
+  CHECK(doc.at("l2") == "flushed");
   CHECK(doc.at("host").at("threads").get<int>() >= 1);
+  CHECK(doc.at("host").at("llc_bytes").get<std::int64_t>() > 0);
+  r = cli(toy_run({"--variant", "loop", "--hot", "--json", "-"}));
+  REQUIRE(r.rc == kExitOk);
+  doc = json::parse(r.out);
+  CHECK(doc.at("results").at(0).at("l2") == "hot");
 }
 
 TEST_CASE("19: a point named twice runs once") {

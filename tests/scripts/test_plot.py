@@ -132,7 +132,7 @@ class PlotTest(unittest.TestCase):
 
     def test_host_rows_join_their_runs_chart(self):
         cpu = result("cpu", "baseline", 40.0, 10.0, where="host")
-        cpu["l2"] = "n/a"  # nothing is flushed for host rows
+        cpu["l2"] = "n/a"  # as files from before host rows were flushed say
         path = self.write([result("a1", "first", 4.0, 100.0), cpu])
         written = plot.plot_ladder(path, self.out)
         self.assertEqual(len(written), 2)  # one chart, as PNG and SVG
