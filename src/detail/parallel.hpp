@@ -1,10 +1,7 @@
 // Host parallelism for inputs, references and the `cpu` baselines: one
 // process-wide pool of threads, created at first use (before any timed
 // sample: inputs are built with it), so a timed host step pays no thread
-// creation. Each worker is pinned to one CPU and job indices are dealt to
-// threads in a fixed order, so a chunk is read by the same core in every
-// sample (a chunk that moved between cores, or between L3 domains, changed
-// a sample's time by up to 5x: reduce's cpu row at 2^22 had 21% noise).
+// creation.
 #pragma once
 
 #include <algorithm>
@@ -38,24 +35,21 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  // Runs job(i) for every i in [0, count) on the workers and the caller:
-  // thread t (the caller is the last) runs i = t, t + threads, ...; returns
-  // when all have finished, rethrowing the first exception a job threw.
-  // Calls from several threads take turns; a job must not call run.
+  // Runs job(i) for every i in [0, count) on the workers and the caller;
+  // returns when all have finished, rethrowing the first exception a job
+  // threw. Calls from several threads take turns; a job must not call run.
   void run(unsigned count, const std::function<void(unsigned)>& job);
 
-  unsigned threads() const { return unsigned(workers_.size()) + 1; }
-
  private:
-  void work(unsigned self);
-  void deal(const std::function<void(unsigned)>* job, unsigned count, unsigned self);
+  void work();
+  void drain(const std::function<void(unsigned)>* job, unsigned count);
 
   std::mutex turn_, m_;
   std::condition_variable wake_, done_;
   const std::function<void(unsigned)>* job_ = nullptr;
   unsigned count_ = 0;
-  std::atomic<unsigned> pending_{0};  // workers not done with the current job: set under m_, down without it
-  std::atomic<bool> failed_{false};  // a job of this run threw: no further index starts
+  std::atomic<unsigned> busy_{0};  // workers in the current job: up under m_, down without it
+  std::atomic<unsigned> next_{0};
   std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
   bool stop_ = false;
   std::exception_ptr error_;  // the first exception of the current job
