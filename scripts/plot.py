@@ -108,13 +108,17 @@ def ladder_colours(rows):
     return colours
 
 
-def ceilings(ax, device, unit):
+DRAM_METRICS = ("pct_of_peak", "pct_of_copy")  # the metrics that say a row is measured against DRAM
+
+
+def ceilings(ax, device, unit, rows):
     if not device:
         return
     if unit == "TFLOP/s" and device.get("fp32_peak_gflops"):
         ax.axhline(device["fp32_peak_gflops"] / 1000, color="#c44e52", linestyle="--", linewidth=1,
                    label=f"FP32 CUDA-core peak {device['fp32_peak_gflops'] / 1000:.1f} TFLOP/s")
-    if unit == "GB/s":
+    # GB/s against another bound (host-device copy engines, say) leaves DRAM's lines out.
+    if unit == "GB/s" and any(m["name"] in DRAM_METRICS for r in rows for m in r["metrics"]):
         ax.axhline(device["theoretical_gbps"], color="#c44e52", linestyle="--", linewidth=1,
                    label=f"theoretical {device['theoretical_gbps']:.0f} GB/s")
         ax.axhline(device["copy_gbps"], color="#c44e52", linestyle=":", linewidth=1,
@@ -153,7 +157,7 @@ def ladder_figure(rows, device):
         if r["ladder"] == "baseline" and r["where"] == "device" and value(r) is not None:
             ax.axhline(value(r), color=BASELINE_COLOUR, linestyle="-.", linewidth=1,
                        label=f"{r['variant']} {value(r):.{primary(r).get('digits', 1)}f} {unit}")
-    ceilings(ax, device, unit)
+    ceilings(ax, device, unit, rows)
     gpu = device["name"] if device else "host"
     ax.set_title(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
     ax.set_xlabel("step (label: speedup over the previous step of its ladder)")
@@ -199,7 +203,7 @@ def sweep_figure(results, device, label, swept, along=()):
         pts = sorted((r["params"][swept], value(r)) for r in rows if value(r) is not None)
         style = "--" if rows[0]["ladder"] == "baseline" else "-"
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", markersize=3, label=v)
-    ceilings(ax, device, unit)
+    ceilings(ax, device, unit, results)
     ax.set_xscale("log", base=2)
     gpu = device["name"] if device else "host"
     axis = " = ".join([swept, *along])

@@ -20,16 +20,17 @@ spec.loader.exec_module(plot)
 DEVICE = {"name": "Test GPU", "theoretical_gbps": 5000.0, "copy_gbps": 4200.0, "fp32_peak_gflops": 60000.0}
 GBPS = {"name": "gbps", "label": "GB/s", "unit": "GB/s", "digits": 1}
 TFLOPS = {"name": "tflops", "label": "TFLOP/s", "unit": "TFLOP/s", "digits": 1}
+PCT_COPY = {"name": "pct_of_copy", "label": "% copy", "unit": "%", "digits": 1}
 
 
 def result(variant, ladder, median_ms, value, metric=GBPS, continues=None, params=None, verified=True,
-           where="device"):
+           where="device", more=()):
     """One schema 2 result of the synthetic pattern `toy`."""
     return {"pattern": "toy", "variant": variant, "ladder": ladder, "continues": continues, "summary": "",
             "where": where, "tags": {}, "params": params or {"n": 1 << 20, "dtype": "int32", "seed": 42},
             "measure": {}, "l2": "flushed", "samples_ms": [median_ms], "median_ms": median_ms,
             "min_ms": median_ms, "max_ms": median_ms, "mean_ms": median_ms, "noise": 0.0,
-            "primary": metric["name"], "metrics": [{**metric, "value": value}], "verified": verified,
+            "primary": metric["name"], "metrics": [{**metric, "value": value}, *more], "verified": verified,
             "error": None if verified else "wrong answer"}
 
 
@@ -113,7 +114,8 @@ class PlotTest(unittest.TestCase):
     # Schema 2, synthetic.
 
     def test_continuing_ladder_gets_a_speedup_on_its_first_step(self):
-        path = self.write([result("a1", "first", 4.0, 100.0), result("a2", "first", 2.0, 200.0),
+        path = self.write([result("a1", "first", 4.0, 100.0, more=[{**PCT_COPY, "value": 2.4}]),
+                           result("a2", "first", 2.0, 200.0),
                            result("b1", "second", 1.0, 400.0, continues="first"),
                            result("c1", "third", 8.0, 50.0),
                            result("lib", "baseline", 1.0, 400.0), result("cpu", "baseline", 40.0, 10.0, where="host")])
@@ -129,6 +131,11 @@ class PlotTest(unittest.TestCase):
         self.assertIn("lib 400.0 GB/s", legend)  # library device row as a line, the CPU row only as a bar
         self.assertIn("theoretical 5000 GB/s", legend)
         self.assertIn("toy-ladder-n2p20-dtypeint32.svg", os.listdir(self.out))
+
+    def test_gbps_against_another_bound_has_no_dram_lines(self):
+        ax = self.ladder(self.write([result("a1", "first", 4.0, 50.0), result("a2", "first", 2.0, 100.0)]))
+        legend = ax.get_legend_handles_labels()[1]
+        self.assertFalse(any("theoretical" in t or "measured copy" in t for t in legend))
 
     def test_host_rows_join_their_runs_chart(self):
         cpu = result("cpu", "baseline", 40.0, 10.0, where="host")
