@@ -81,6 +81,17 @@ std::string axis_help(const Axis& a) {
   return fmt::format("{}: {} (a comma-separated list runs each)", a.help, fmt::join(a.choices, ", "));
 }
 
+// Decimal seconds from 0 to `most` only: strtod alone would take 0x10, inf and 1e3.
+CLI::Validator decimal_seconds(double most) {
+  return CLI::Validator(
+      [most](std::string& text) -> std::string {
+        static const std::regex decimal("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
+        const bool ok = std::regex_match(text, decimal) && std::stod(text) <= most;
+        return ok ? "" : fmt::format("expected decimal seconds from 0 to {}, got '{}'", most, text);
+      },
+      "SECONDS");
+}
+
 CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   const Pattern& p = *a.pattern;
   a.request.pattern = &p;
@@ -105,14 +116,17 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", m.min_time_s, "Seconds of sampling per variant, at least")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            // Decimal seconds only: strtod alone would take 0x10, inf and 1e3.
-            static const std::regex decimal("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
-            const bool ok = std::regex_match(text, decimal) && std::stod(text) <= 3600;
-            return ok ? "" : "expected decimal seconds from 0 to 3600, got '" + text + "'";
-          },
-          "SECONDS"))
+      ->check(decimal_seconds(3600))
+      ->capture_default_str();
+  cmd->add_option("--throttle-threshold", m.throttle_threshold,
+                  "Fraction of the maximum SM clock below which a sample is suspect")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_flag("--discard-on-throttle", m.discard_on_throttle,
+                "Retake samples taken while the clock was held down, up to 3 times per variant, after a cool-down");
+  cmd->add_flag("--energy", m.energy, "After the samples, measure energy per run over back-to-back runs (NVML)");
+  cmd->add_option("--energy-time", m.energy_time_s, "Seconds of back-to-back runs for --energy, at least")
+      ->check(decimal_seconds(600))
       ->capture_default_str();
   add_output_options(cmd, a.out);
   return cmd;

@@ -27,8 +27,9 @@ std::string unit_of(const BenchResult& r) {
   return m ? m->unit : "";
 }
 
-Verdict judge(const BenchResult& fresh, const Row& row, const Options& o) {
+Verdict judge(const BenchResult& base, const BenchResult& fresh, const Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
+  if (base.throttled() || fresh.throttled()) return Verdict::unclear;  // a held-down clock says nothing of the code
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
   if (row.p_value >= o.alpha) return Verdict::unclear;
   return row.change > 0 ? Verdict::faster : Verdict::slower;
@@ -66,7 +67,7 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     Row row{n.pattern, n.variant, n.params, n.hot, unit_of(n), throughput(*b), throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
-    row.verdict = judge(n, row, o);
+    row.verdict = judge(*b, n, row, o);
     c.rows.push_back(row);
   }
   for (const BenchResult& b : base.results) {

@@ -47,19 +47,29 @@ std::string variant_list(const json& v, const std::string& path) {
 }
 
 MeasureOptions measure(const json& j, const std::string& path, MeasureOptions m) {
-  check_keys(j, {"min_samples", "min_time", "hot", "warmup"}, path);
+  check_keys(j, {"min_samples", "min_time", "hot", "warmup", "throttle_threshold", "discard_on_throttle", "energy",
+                 "energy_time"},
+             path);
   if (j.contains("min_samples")) m.min_samples = int(integer(j.at("min_samples"), path + ".min_samples", 1, 100000));
   if (j.contains("warmup")) m.warmup = int(integer(j.at("warmup"), path + ".warmup", 0, 1000));
-  if (j.contains("min_time")) {
-    const json& t = j.at("min_time");
-    if (!t.is_number() || t.get<double>() < 0 || t.get<double>() > 3600)
-      fail_got(path + ".min_time", "seconds from 0 to 3600", t);
-    m.min_time_s = t.get<double>();
-  }
-  if (j.contains("hot")) {
-    if (!j.at("hot").is_boolean()) fail_got(path + ".hot", "true or false", j.at("hot"));
-    m.hot = j.at("hot").get<bool>();
-  }
+  auto flag = [&](const char* key, bool& into) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_boolean()) fail_got(path + "." + key, "true or false", j.at(key));
+    into = j.at(key).get<bool>();
+  };
+  auto number = [&](const char* key, const char* what, double least, double most, double& into) {
+    if (!j.contains(key)) return;
+    const json& t = j.at(key);
+    if (!t.is_number() || t.get<double>() < least || t.get<double>() > most)
+      fail_got(path + "." + key, fmt::format("{} from {} to {}", what, least, most), t);
+    into = t.get<double>();
+  };
+  flag("hot", m.hot);
+  flag("discard_on_throttle", m.discard_on_throttle);
+  flag("energy", m.energy);
+  number("min_time", "seconds", 0, 3600, m.min_time_s);
+  number("throttle_threshold", "a fraction", 0, 1, m.throttle_threshold);
+  number("energy_time", "seconds", 0, 600, m.energy_time_s);
   return m;
 }
 

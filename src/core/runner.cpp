@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "src/core/gpu_watch.hpp"
 #include "src/core/metrics.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/errors.hpp"
@@ -96,7 +98,8 @@ BenchResult base_result(const RunRequest& r, const StepInfo& s) {
 }
 
 // Runs one step: a checked first run, the samples, a check of the last one.
-void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTimer* timer, const MeasureOptions& m) {
+void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTimer* timer, const MeasureOptions& m,
+                  SampleWatch* watch) {
   std::function<double()> sample = [&] { return timer->time(s.prepare, s.body); };
   if (info.host_timed) sample = [&] { return timer->time_on_host(s.prepare, s.body); };
   if (info.on_host) {
@@ -117,7 +120,7 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
   sample();
   verify("first run");
   double sampled_s = 0;
-  b.samples_ms = collect_samples(m, sample, &sampled_s);
+  b.samples_ms = collect_samples(m, sample, &sampled_s, watch);
   verify("last timed run");
   // What was done, beside what was asked: the sample cap can end sampling
   // before min_time_s.
@@ -125,6 +128,28 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
   b.measure["sampled_s"] = sampled_s;
   b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples;
   b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
+}
+
+// Runs per energy batch: about kEnergyBatch ms of them between two waits for the device.
+std::int64_t energy_batch_runs(double median_ms) {
+  constexpr double kEnergyBatch = 2;  // ms
+  return std::max<std::int64_t>(1, std::int64_t(std::ceil(kEnergyBatch / std::max(median_ms, 1e-6))));
+}
+
+// A device row's clocks, and with --energy its energy.
+void watch_device_row(BenchResult& b, const StepRun& s, const DeviceInfo& d, const ClockWatch* watch,
+                      const MeasureOptions& m) {
+  if (watch) b.clocks = watch->record();
+  add_clock_metric(b, watch);
+  if (!m.energy || !b.verified) return;
+  const std::int64_t runs = energy_batch_runs(b.stats.median_ms);
+  add_energy_metrics(
+      b, d,
+      [&] {
+        for (std::int64_t k = 0; k < runs; ++k) s.body();
+        GPUBENCH_CUDA(cudaDeviceSynchronize());
+      },
+      runs, m.energy_time_s);
 }
 
 // "% lib": each row's primary metric as a percentage of its library row's.
@@ -239,6 +264,9 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     c.env.stream = s;
     c.device->copy_gbps = copy_gbps_once(r.device, s);
     timer = std::make_unique<GpuTimer>(s, r.measure.hot ? 0 : 2 * c.device->l2_bytes);
+    c.device->telemetry = telemetry_state(*c.device);
+    if (const std::string why = unavailable_once(*c.device); !why.empty())
+      notes << "gpubench: note: SM clocks, throttle checks and energy unavailable: " << why << "\n";
     report.device = *c.device;
   }
   const Pattern& p = *r.pattern;
@@ -253,9 +281,14 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     BenchResult b = base_result(r, info);
     try {
       const StepRun s = c.fixture->step(i, c.env);
-      measure_step(b, s, info, timer.get(), r.measure);
+      std::string why;
+      Telemetry* telemetry = info.on_host ? nullptr : telemetry_of(*c.device, why);
+      std::optional<ClockWatch> watch;
+      if (telemetry) watch.emplace(*telemetry, r.measure.throttle_threshold, r.measure.discard_on_throttle);
+      measure_step(b, s, info, timer.get(), r.measure, watch ? &*watch : nullptr);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
+      if (!info.on_host) watch_device_row(b, s, *c.device, watch ? &*watch : nullptr, r.measure);
       b.details = s.details;
       library.push_back(s.library);
     } catch (const CudaError& e) {
@@ -264,6 +297,9 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     report.results.push_back(std::move(b));
   }
   add_library_percentages(report.results, library);
+  if (report.device) {
+    if (const auto t = temperature_now(*report.device)) report.device->telemetry["temperature_c_end"] = *t;
+  }
   return report;
 }
 

@@ -64,6 +64,9 @@ DeviceInfo open_device(int index) {
   d.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
   d.theoretical_gbps = 2.0 * attr(cudaDevAttrMemoryClockRate) * 1e3 * (d.bus_width_bits / 8.0) / 1e9;
   d.fp32_peak_gflops = d.sm_count * fp32_lanes_per_sm(d.cc_major, d.cc_minor) * 2.0 * attr(cudaDevAttrClockRate) / 1e6;
+  char bus_id[32] = {};
+  GPUBENCH_CUDA(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
+  d.pci_bus_id = bus_id;
   return d;
 }
 

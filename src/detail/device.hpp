@@ -5,6 +5,7 @@
 #include <string>
 
 #include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
 
 namespace gpubench {
 
@@ -23,6 +24,10 @@ struct DeviceInfo {
   double theoretical_gbps = 0;  // 2 (double data rate) x memory clock x bus width
   double copy_gbps = 0;         // measured device-to-device copy, bytes read + written
   double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 (an FMA) x maximum SM clock
+  std::string pci_bus_id;       // as cudaDeviceGetPCIBusId writes it
+  // What NVML says (Telemetry::state, temperature_c_start, _end), or
+  // {"unavailable": why}; null in files written before it was added.
+  nlohmann::json telemetry;
 };
 
 // Number of CUDA devices, 0 when there is no driver or no GPU.

@@ -50,6 +50,7 @@ json to_json(const BenchResult& r) {
           {"verified", r.verified},
           {"error", optional_json(r.error)},
           {"details", r.details},
+          {"clocks", r.clocks},
           {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
 }
 
@@ -86,6 +87,8 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   d.theoretical_gbps = field<double>(j, "theoretical_gbps", where);
   d.copy_gbps = field<double>(j, "copy_gbps", where);
   if (j.contains("fp32_peak_gflops")) d.fp32_peak_gflops = field<double>(j, "fp32_peak_gflops", where);
+  if (j.contains("pci_bus_id")) d.pci_bus_id = field<std::string>(j, "pci_bus_id", where);
+  if (j.contains("telemetry")) d.telemetry = j.at("telemetry");
   return d;
 }
 
@@ -108,6 +111,11 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("details")) r.details = field<json>(j, "details", where);
+  if (j.contains("clocks") && !j.at("clocks").is_null()) {
+    r.clocks = field<json>(j, "clocks", where);
+    if (!r.clocks.is_object() || (r.clocks.contains("throttled") && !r.clocks.at("throttled").is_boolean()))
+      throw UsageError(fmt::format("{}/clocks: expected an object whose throttled is true or false", where));
+  }
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
   // A gate must not compare what no run can have measured.
   auto positive = [](double v) { return std::isfinite(v) && v > 0; };
@@ -173,7 +181,9 @@ json to_json(const DeviceInfo& d) {
           {"bus_width_bits", d.bus_width_bits},
           {"theoretical_gbps", d.theoretical_gbps},
           {"copy_gbps", d.copy_gbps},
-          {"fp32_peak_gflops", d.fp32_peak_gflops}};
+          {"fp32_peak_gflops", d.fp32_peak_gflops},
+          {"pci_bus_id", d.pci_bus_id},
+          {"telemetry", d.telemetry}};
 }
 
 json to_json(const RunReport& report) {

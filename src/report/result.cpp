@@ -38,6 +38,9 @@ std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::siz
 
 void append(RunReport& into, RunReport&& more) {
   if (!into.device) into.device = more.device;
+  // The device block's end temperature is the last run's.
+  else if (more.device && more.device->telemetry.contains("temperature_c_end"))
+    into.device->telemetry["temperature_c_end"] = more.device->telemetry.at("temperature_c_end");
   if (into.host.is_null()) into.host = more.host;
   for (auto& r : more.results) into.results.push_back(std::move(r));
 }

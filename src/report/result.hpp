@@ -46,6 +46,10 @@ struct BenchResult {
   std::optional<std::string> error;  // why verification failed or the run broke
   bool hot = false;                  // the L2 was left warm between samples (--hot)
   nlohmann::json details = nlohmann::json::object();  // what the step chose at setup (StepRun::details)
+  nlohmann::json clocks;  // ClockWatch::record() of a device row; null for host rows and without NVML
+
+  // The SM clock was held down while it was sampled (and its samples kept).
+  bool throttled() const { return clocks.is_object() && clocks.value("throttled", false); }
 
   const Metric* metric(const std::string& name) const;
   // The primary metric's value, absent when it has none.
@@ -64,7 +68,8 @@ inline nlohmann::json measure_settings(const MeasureOptions& m) {
   return {{"warmup", m.warmup}, {"min_samples", m.min_samples}, {"min_time_s", m.min_time_s}};
 }
 
-// Appends `more`'s results; the device is the first one seen.
+// Appends `more`'s results; the device is the first one seen (its end
+// temperature the last).
 void append(RunReport& into, RunReport&& more);
 
 // Results with equal params form a group (one table). Within its group, the

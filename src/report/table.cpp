@@ -53,7 +53,12 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
   t.header.insert(t.header.end(), l.tags.begin(), l.tags.end());
   t.header.push_back("median");
   for (const Metric* m : l.metrics) t.header.push_back(m->label);
-  for (const char* h : {"step x", "total x", "noise", "check"}) t.header.push_back(h);
+  for (const char* h : {"step x", "total x", "noise"}) t.header.push_back(h);
+  // Rows with a clock record say whether the clock was held down while sampled.
+  const bool clocked =
+      std::any_of(rs.begin() + long(begin), rs.begin() + long(end), [](const BenchResult& r) { return r.clocks.is_object(); });
+  if (clocked) t.header.push_back("throttled");
+  t.header.push_back("check");
   t.left.assign(t.header.size(), false);
   std::fill(t.left.begin(), t.left.begin() + 2 + long(l.tags.size()), true);
   for (std::size_t i = begin; i < end; ++i) {
@@ -66,6 +71,7 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
     row.push_back(opt_fmt(step_speedup(rs, i), "{:.2f}x"));
     row.push_back(opt_fmt(total_speedup(rs, i), "{:.2f}x"));
     row.push_back(timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-");
+    if (clocked) row.push_back(!r.clocks.is_object() ? "-" : r.throttled() ? "YES" : "no");
     row.push_back(r.verified ? "PASS" : "FAIL");
     t.rows.push_back(std::move(row));
   }

@@ -63,6 +63,24 @@ TEST_CASE("a variant 10% slower beyond its noise is a regression") {
   CHECK(compare::format_comparison(c, false).find("1 slower") != std::string::npos);
 }
 
+TEST_CASE("a row measured while the clock was held down is unclear, never slower, in either file") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  scale(find(fresh, "reduce9"), 1.10);
+  find(fresh, "reduce9").clocks = {{"throttled", true}, {"reasons", {"hw_thermal"}}};
+  RunReport throttled_base = base;
+  find(throttled_base, "reduce6").clocks = {{"throttled", true}};
+  scale(find(fresh, "reduce6"), 1.10);
+  const auto c = compare::compare(throttled_base, fresh, {});
+  CHECK(verdict_of(c, "reduce9") == Verdict::unclear);
+  CHECK(verdict_of(c, "reduce6") == Verdict::unclear);
+  CHECK(compare::exit_code(c) == 0);
+  // The record survives the JSON round trip.
+  const RunReport back = report_from_json(to_json(fresh));
+  CHECK(back.results.at(0).throttled() == fresh.results.at(0).throttled());
+  for (const BenchResult& r : back.results) CHECK(r.throttled() == (r.variant == "reduce9"));
+}
+
 TEST_CASE("noise alone is never a regression") {
   const RunReport base = real_result();
   RunReport fresh = base;

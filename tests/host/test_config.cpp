@@ -70,6 +70,12 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
        R"(benchmarks[0].measure.hot: expected true or false, got "yes")"},
       {R"({"benchmarks": [{"pattern": "reduce", "measure": {"min_samples": 0}}]})",
        "benchmarks[0].measure.min_samples: expected an integer from 1"},
+      {R"({"benchmarks": [{"pattern": "reduce", "measure": {"throttle_threshold": 1.5}}]})",
+       "benchmarks[0].measure.throttle_threshold: expected a fraction from 0 to 1, got 1.5"},
+      {R"({"benchmarks": [{"pattern": "reduce", "measure": {"energy": 1}}]})",
+       "benchmarks[0].measure.energy: expected true or false, got 1"},
+      {R"({"benchmarks": [{"pattern": "reduce", "measure": {"energy_time": 601}}]})",
+       "benchmarks[0].measure.energy_time: expected seconds from 0 to 600, got 601"},
   };
   for (const auto& [text, message] : cases) {
     INFO(text);

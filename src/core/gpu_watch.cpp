@@ -1,0 +1,103 @@
+#include "src/core/gpu_watch.hpp"
+
+#include <map>
+#include <memory>
+
+namespace gpubench {
+namespace {
+
+struct Opened {
+  std::unique_ptr<Telemetry> telemetry;
+  std::string why;
+  std::optional<EnergyReading> idle;  // measured at the first energy row
+  bool told = false;                  // unavailable_once said why
+};
+
+Opened& opened(const DeviceInfo& d) {
+  static std::map<std::string, Opened> by_bus;
+  auto it = by_bus.find(d.pci_bus_id);
+  if (it == by_bus.end()) {
+    Opened o;
+    o.telemetry = open_nvml(d.pci_bus_id, o.why);
+    it = by_bus.emplace(d.pci_bus_id, std::move(o)).first;
+  }
+  return it->second;
+}
+
+constexpr double kIdleWindow = 1;  // seconds
+
+}  // namespace
+
+Telemetry* telemetry_of(const DeviceInfo& d, std::string& why) {
+  Opened& o = opened(d);
+  why = o.why;
+  return o.telemetry.get();
+}
+
+nlohmann::json telemetry_state(const DeviceInfo& d) {
+  std::string why;
+  Telemetry* t = telemetry_of(d, why);
+  if (!t) return {{"unavailable", why}};
+  nlohmann::json s = t->state();
+  if (const auto c = t->temperature_c()) s["temperature_c_start"] = *c;
+  return s;
+}
+
+std::string unavailable_once(const DeviceInfo& d) {
+  Opened& o = opened(d);
+  if (o.telemetry || o.told) return "";
+  o.told = true;
+  return o.why;
+}
+
+std::optional<double> temperature_now(const DeviceInfo& d) {
+  std::string why;
+  Telemetry* t = telemetry_of(d, why);
+  return t ? t->temperature_c() : std::nullopt;
+}
+
+void add_clock_metric(BenchResult& b, const ClockWatch* watch) {
+  b.metrics.push_back({"sm_clock_mhz", "MHz", "MHz", watch ? watch->mean_mhz() : std::nullopt, 0});
+}
+
+void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function<void()>& batch,
+                        std::int64_t runs_per_batch, double min_window_s) {
+  Opened& o = opened(d);
+  std::optional<EnergyReading> run;
+  std::string why = o.why;
+  if (o.telemetry) {
+    if (!o.idle) o.idle = EnergyMeter(*o.telemetry).idle(kIdleWindow);
+    run = EnergyMeter(*o.telemetry).measure(batch, runs_per_batch, min_window_s);
+    if (!run || !o.idle) why = "NVML's energy counter could not be read or did not advance";
+  }
+  const bool ok = run && o.idle;
+  std::optional<double> mj, above_idle_mj, watts, uncertainty_pct;
+  if (ok) {
+    mj = run->joules * 1e3;
+    above_idle_mj = (run->watts - o.idle->watts) * run->window_s / double(run->runs) * 1e3;
+    watts = run->watts;
+    uncertainty_pct = 100 * run->uncertainty;
+  }
+  b.metrics.push_back({"energy_mj", "mJ/run", "mJ", mj, 3});
+  b.metrics.push_back({"energy_above_idle_mj", "mJ>idle", "mJ", above_idle_mj, 3});
+  b.metrics.push_back({"watts", "W", "W", watts, 0});
+  // Work per joule: the primary metric's rate times the run's time is its work.
+  const Metric* primary = b.metric(b.primary);
+  const std::string unit = primary ? primary->unit : "";
+  if (unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0) {
+    const std::string per_joule = unit.substr(0, unit.size() - 2) + "/J";
+    std::optional<double> work;
+    if (ok && primary->value) work = *primary->value * b.stats.median_ms / 1e3 / run->joules;
+    b.metrics.push_back({"work_per_joule", per_joule, per_joule, work, 2});
+  }
+  b.metrics.push_back({"energy_uncertainty", "+-E", "%", uncertainty_pct, 1});
+  if (ok) {
+    b.measure["energy"] = {{"window_s", run->window_s},     {"runs", run->runs},
+                           {"runs_per_batch", runs_per_batch}, {"idle_watts", o.idle->watts},
+                           {"idle_window_s", o.idle->window_s}, {"l2", "hot"}};
+  } else {
+    b.measure["energy"] = {{"unavailable", why}};
+  }
+}
+
+}  // namespace gpubench

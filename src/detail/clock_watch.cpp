@@ -1,0 +1,79 @@
+#include "src/detail/clock_watch.hpp"
+
+#include <algorithm>
+
+namespace gpubench {
+namespace {
+
+constexpr std::uint64_t kBelowThreshold = std::uint64_t(1) << 63;  // ours, beside NVML's bits
+
+std::vector<std::string> names(std::uint64_t reasons) {
+  std::vector<std::string> out = throttle_reason_names(reasons);
+  if (reasons & kBelowThreshold) out.push_back("sm_clock_below_threshold");
+  return out;
+}
+
+}  // namespace
+
+ClockWatch::ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clock clock)
+    : telemetry_(telemetry),
+      threshold_(threshold),
+      discard_(discard),
+      clock_(std::move(clock)),
+      max_mhz_(telemetry.max_sm_clock_mhz()),
+      last_poll_s_(clock_.now_s()) {}
+
+std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
+  const double now = clock_.now_s();
+  if (!would_stop && now - last_poll_s_ < kPollInterval) return 0;
+  last_poll_s_ = now;
+  const std::optional<double> mhz = telemetry_.sm_clock_mhz();
+  const std::uint64_t reasons = telemetry_.clock_event_reasons().value_or(0);
+  const bool idle = reasons & kReasonIdle;
+  if (mhz) {
+    ++polls_;
+    sum_all_ += *mhz;
+    if (!idle) ++busy_polls_, sum_busy_ += *mhz;
+    min_mhz_ = std::min(min_mhz_.value_or(*mhz), *mhz);
+  }
+  const bool slow = mhz && max_mhz_ && !idle && *mhz < threshold_ * *max_mhz_;
+  const std::uint64_t held = (reasons & kThrottleReasons) | (slow ? kBelowThreshold : 0);
+  const std::size_t group = taken - group_start_;
+  if (!held) {
+    group_start_ = taken;
+    return 0;
+  }
+  if (discard_ && retakes_ < kMaxRetakes) {
+    ++retakes_;
+    discarded_ += group;
+    discarded_reasons_ |= held;
+    clock_.sleep_s(kCooldown);
+    last_poll_s_ = clock_.now_s();
+    return group;
+  }
+  throttled_ = true;
+  reasons_ |= held;
+  group_start_ = taken;
+  return 0;
+}
+
+std::optional<double> ClockWatch::mean_mhz() const {
+  if (busy_polls_) return sum_busy_ / busy_polls_;
+  if (polls_) return sum_all_ / polls_;
+  return std::nullopt;
+}
+
+nlohmann::json ClockWatch::record() const {
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"sm_mhz_mean", opt(mean_mhz())},
+          {"sm_mhz_min", opt(min_mhz_)},
+          {"max_sm_mhz", opt(max_mhz_)},
+          {"polls", polls_},
+          {"threshold", threshold_},
+          {"throttled", throttled_},
+          {"reasons", names(reasons_)},
+          {"discarded", discarded_},
+          {"discarded_reasons", names(discarded_reasons_)}};
+}
+
+}  // namespace gpubench

@@ -1,0 +1,54 @@
+// The SM clock while a step is sampled, and whether it was held down. A
+// poll (clock and clock-event reasons) follows a sample when kPollInterval
+// has passed since the last one, and always the sample that ends sampling;
+// it judges the samples since the previous poll. They are suspect when the
+// clock was below threshold x the maximum SM clock (polls that find the GPU
+// idle do not count for this) or a throttle reason was set. Suspect samples
+// are kept and the row marked throttled, or, with discard, dropped and
+// retaken after a cool-down, at most kMaxRetakes times per row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "src/detail/measure.hpp"
+#include "src/detail/telemetry.hpp"
+
+namespace gpubench {
+
+class ClockWatch final : public SampleWatch {
+ public:
+  static constexpr double kPollInterval = 0.01, kCooldown = 0.5;  // seconds
+  static constexpr int kMaxRetakes = 3;
+
+  ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clock clock = steady_clock());
+
+  std::size_t after_sample(std::size_t taken, bool would_stop) override;
+
+  bool throttled() const { return throttled_; }
+  // {"sm_mhz_mean", "sm_mhz_min", "max_sm_mhz", "polls", "threshold",
+  //  "throttled", "reasons", "discarded", "discarded_reasons"}
+  nlohmann::json record() const;
+  // The mean SM clock over the polls that found the GPU busy (all polls if none did).
+  std::optional<double> mean_mhz() const;
+
+ private:
+  Telemetry& telemetry_;
+  double threshold_;
+  bool discard_;
+  Clock clock_;
+  std::optional<double> max_mhz_;
+  double last_poll_s_;
+  std::size_t group_start_ = 0;  // samples before it were judged by earlier polls
+  int polls_ = 0, busy_polls_ = 0, retakes_ = 0;
+  double sum_all_ = 0, sum_busy_ = 0;
+  std::optional<double> min_mhz_;
+  bool throttled_ = false;
+  std::uint64_t reasons_ = 0, discarded_reasons_ = 0;
+  std::size_t discarded_ = 0;
+};
+
+}  // namespace gpubench
