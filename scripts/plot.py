@@ -169,6 +169,39 @@ def ladder_figure(rows, device):
     return fig
 
 
+def metric_value(r, name):
+    """A named metric's value, None where the row has none or failed."""
+    m = next((m for m in r["metrics"] if m["name"] == name), None)
+    return m["value"] if m and r["verified"] else None
+
+
+def energy_figure(rows, device):
+    """Beside each step's median time, its energy per run (--energy): the part above the
+    GPU's idle power dark, the idle part light. The problem is the same for every step,
+    so per run is per element too."""
+    rows = [r for r in rows if metric_value(r, "energy_mj") is not None]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(max(8, 1.1 * len(rows) + 3), 5))
+    names = [r["variant"] for r in rows]
+    colours = ladder_colours(rows)
+    left.bar(names, [r["median_ms"] for r in rows], color=[colours[r["ladder"]] for r in rows])
+    left.set_ylabel("median time per run (ms)")
+    left.set_title("time")
+    above = [metric_value(r, "energy_above_idle_mj") or 0 for r in rows]
+    idle = [metric_value(r, "energy_mj") - a for r, a in zip(rows, above)]
+    right.bar(names, above, color=[colours[r["ladder"]] for r in rows], label="above idle")
+    right.bar(names, idle, bottom=above, color="#dddddd", label="idle power over the run")
+    right.set_ylabel("energy per run (mJ)")
+    right.set_title("energy (back-to-back runs, hot L2)")
+    right.legend(fontsize=8)
+    for ax in (left, right):
+        ax.set_xlabel("step")
+        ax.tick_params(axis="x", labelrotation=45)
+    gpu = device["name"] if device else "host"
+    fig.suptitle(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
+    fig.tight_layout()
+    return fig
+
+
 def swept_param(results, path):
     """The integer parameter (other than seed) with the most distinct values
     (the first such, on a tie): the others that differ split the sweep into charts."""
@@ -261,6 +294,9 @@ def plot_ladder(path, out_dir):
     for (_, l2), rows in groups.items():
         name = chart_name(stem_of(path), "ladder", params_label(rows[0]["params"]), l2)
         written += save(ladder_figure(rows, doc["device"]), out_dir, name)
+        if any(metric_value(r, "energy_mj") is not None for r in rows):
+            energy = chart_name(stem_of(path), "energy", params_label(rows[0]["params"]), l2)
+            written += save(energy_figure(rows, doc["device"]), out_dir, energy)
     return written
 
 

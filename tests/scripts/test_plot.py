@@ -132,6 +132,21 @@ class PlotTest(unittest.TestCase):
         self.assertIn("theoretical 5000 GB/s", legend)
         self.assertIn("toy-ladder-n2p20-dtypeint32.svg", os.listdir(self.out))
 
+    def test_energy_beside_time(self):
+        def with_energy(variant, mj, above):
+            return result(variant, "first", 2.0, 100.0, more=[
+                {"name": "energy_mj", "label": "mJ/run", "unit": "mJ", "digits": 3, "value": mj},
+                {"name": "energy_above_idle_mj", "label": "mJ>idle", "unit": "mJ", "digits": 3, "value": above}])
+        path = self.write([with_energy("a1", 10.0, 8.0), with_energy("a2", 5.0, 4.0), result("cpu", "baseline", 9.0, 1.0)])
+        written = plot.plot_ladder(path, self.out)
+        self.assertEqual(len(written), 4)  # the ladder and the energy chart, PNG and SVG each
+        self.assertIn("toy-energy-n2p20-dtypeint32.png", os.listdir(self.out))
+        doc = plot.load(path, "results")
+        fig = plot.energy_figure(doc["results"], doc["device"])
+        energy = fig.axes[1]
+        self.assertEqual([p.get_height() for p in energy.patches], [8.0, 4.0, 2.0, 1.0])
+        self.assertTrue(energy.get_ylabel())
+
     def test_gbps_against_another_bound_has_no_dram_lines(self):
         ax = self.ladder(self.write([result("a1", "first", 4.0, 50.0), result("a2", "first", 2.0, 100.0)]))
         legend = ax.get_legend_handles_labels()[1]
