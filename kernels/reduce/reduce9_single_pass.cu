@@ -3,7 +3,14 @@
 // sizes that launch and the gap before it cost as much as the work. Here each
 // block writes its partial, then takes a ticket from an atomic counter; the
 // block that draws the last ticket knows every other partial is visible and
-// folds them itself, then resets the counter for the next launch.
+// folds them itself, then resets the counter for the next launch. Every
+// block costs a ticket on one counter and a partial for the last block to
+// fold, so the grid holds kThreadsPerSm threads per SM whatever the block
+// size (reduce8's full-occupancy grid gave 128-thread blocks 2048 tickets
+// at 2^22 and made reduce9 slower than reduce8 there); 16-byte loads, 4 in
+// flight per thread, keep 64 KB per SM in flight at that occupancy.
+#include <algorithm>
+
 #include <cuda/atomic>
 
 #include "kernels/reduce/block_tree.cuh"
@@ -40,10 +47,13 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
   }
 }
 
+constexpr int kThreadsPerSm = 1024;
+
 struct Reduce9 {
   template <class T>
   static unsigned grid(const Problem& p, const Workspace& ws) {
-    return GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws);
+    const unsigned cap = unsigned(ws.sm_count) * unsigned(std::max(1, kThreadsPerSm / p.block));
+    return std::min(cap, GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws));
   }
   template <class T, class Op>
   static std::size_t scratch_bytes(const Problem& p, const Workspace& ws) {
