@@ -285,18 +285,28 @@ def stem_of(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
+def device_of(doc, index):
+    """The device block of CUDA device `index` (files before "devices" hold one, in "device")."""
+    return next((d for d in doc.get("devices", []) if d.get("index") == index), doc.get("device"))
+
+
+def device_label(doc, index):
+    """" device=N" where the run used several devices, else nothing."""
+    return f" device={index}" if len(doc.get("devices", [])) > 1 else ""
+
+
 def plot_ladder(path, out_dir):
     doc = load(path, "results")
     groups = {}
     for r in doc["results"]:
-        groups.setdefault((json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed")), []).append(r)
+        key = (json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed"), r.get("device", 0))
+        groups.setdefault(key, []).append(r)
     written = []
-    for (_, l2), rows in groups.items():
-        name = chart_name(stem_of(path), "ladder", params_label(rows[0]["params"]), l2)
-        written += save(ladder_figure(rows, doc["device"]), out_dir, name)
+    for (_, l2, index), rows in groups.items():
+        device, label = device_of(doc, index), params_label(rows[0]["params"]) + device_label(doc, index)
+        written += save(ladder_figure(rows, device), out_dir, chart_name(stem_of(path), "ladder", label, l2))
         if any(metric_value(r, "energy_mj") is not None for r in rows):
-            energy = chart_name(stem_of(path), "energy", params_label(rows[0]["params"]), l2)
-            written += save(energy_figure(rows, doc["device"]), out_dir, energy)
+            written += save(energy_figure(rows, device), out_dir, chart_name(stem_of(path), "energy", label, l2))
     return written
 
 
@@ -306,10 +316,12 @@ def plot_sweep(path, out_dir):
     along = companions(doc["results"], swept)
     series = {}
     for r in doc["results"]:
-        series.setdefault((params_label(r["params"], leave_out=(swept, *along)), r.get("l2", "flushed")), []).append(r)
+        index = r.get("device", 0)
+        label = params_label(r["params"], leave_out=(swept, *along)) + device_label(doc, index)
+        series.setdefault((label, r.get("l2", "flushed"), index), []).append(r)
     written = []
-    for (label, l2), results in series.items():
-        fig = sweep_figure(results, doc["device"], label, swept, along)
+    for (label, l2, index), results in series.items():
+        fig = sweep_figure(results, device_of(doc, index), label, swept, along)
         written += save(fig, out_dir, chart_name(stem_of(path), "sweep", label, l2))
     return written
 

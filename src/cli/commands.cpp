@@ -60,6 +60,7 @@ struct PatternArgs {
   const Pattern* pattern = nullptr;
   std::map<std::string, std::string> axis_text;  // as written, parsed by the axis after CLI11
   std::string seeds = "42";
+  std::string devices;  // --devices as written; empty: --device alone
   std::size_t max_runs = kDefaultMaxRuns;
   RunRequest request;
   OutputArgs out;
@@ -105,7 +106,9 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
     cmd->add_option(axis.flags.empty() ? "--" + axis.name : axis.flags, text, axis_help(axis))->capture_default_str();
   }
   MeasureOptions& m = a.request.measure;
-  cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
+  auto* device = cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
+  cmd->add_option("--devices", a.devices, "'all' or a comma-separated list of CUDA device indices: the runs on each, one device after another")
+      ->excludes(device);
   cmd->add_option("--seed", a.seeds, "Seed of the random input, from 0 to 2^63-1; a comma-separated list runs each")
       ->capture_default_str();
   cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
@@ -139,7 +142,8 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
   for (const Axis& axis : a.pattern->axes)
     values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
   values["seed"] = parse_seeds(a.seeds);
-  return cross_product(a.request, values, a.max_runs);
+  const std::vector<RunRequest> runs = cross_product(a.request, values, a.max_runs);
+  return a.devices.empty() ? runs : on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
 }
 
 // Runs everything planned, prints one table per parameter set, writes the

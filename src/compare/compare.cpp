@@ -14,10 +14,17 @@ namespace gpubench::compare {
 namespace {
 
 std::string key(const BenchResult& r) {
-  return fmt::format("{} {} {}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "");
+  return fmt::format("{} {} {}{}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "",
+                     r.device ? fmt::format(" device={}", r.device) : "");
 }
 
-std::string device_name(const RunReport& r) { return r.device ? r.device->name : "no GPU"; }
+// The kinds of GPU a run used, by name, each once ("no GPU" for none).
+std::string device_name(const RunReport& r) {
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : r.devices)
+    if (std::find(names.begin(), names.end(), d.name) == names.end()) names.push_back(d.name);
+  return names.empty() ? "no GPU" : fmt::format("{}", fmt::join(names, ", "));
+}
 
 // The throughput a result is judged by: its primary metric.
 double throughput(const BenchResult& r) { return r.primary_value().value_or(0.0); }

@@ -87,14 +87,23 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
     for (const json& seed : v->is_array() ? *v : json::array({*v}))
       values["seed"].emplace_back(integer(seed, where, 0, INT64_MAX));
   }
+  std::vector<int> devices = {0};
   if (const json* v = param("device", where)) {
-    if (v->is_array()) fail(where, "expected one device index (runs on several devices are not supported yet)");
-    base.device = int(integer(*v, where, 0, 1023));
+    if (v->is_string() && v->get<std::string>() == "all") {
+      devices = parse_devices("all", where);
+    } else {
+      if (v->is_array() && v->empty()) fail(where, "an empty list");
+      devices.clear();
+      for (const json& d : v->is_array() ? *v : json::array({*v})) {
+        const int index = int(integer(d, where, 0, 1023));
+        if (std::find(devices.begin(), devices.end(), index) == devices.end()) devices.push_back(index);
+      }
+    }
   }
   for (const Axis& a : p.axes)
     if (const json* v = param(a.name, where)) values[a.name] = values_from_json(a, *v, where);
   try {
-    return cross_product(base, values, max_runs);
+    return on_devices(cross_product(base, values, max_runs), devices, max_runs);
   } catch (const UsageError& e) {
     fail(path, e.what());
   }
@@ -151,9 +160,6 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
   }
-  for (std::size_t i = 1; i < runs.size(); ++i)
-    if (runs[i].device != runs[0].device)
-      fail("benchmarks", "every benchmark of one config runs on one device (a run over several is not supported yet)");
   const json shared_params = defaults.value("params", json::object());
   for (const auto& [key, value] : shared_params.items())
     if (std::find(used.begin(), used.end(), key) == used.end())

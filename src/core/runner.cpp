@@ -1,6 +1,7 @@
 #include "src/core/runner.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -91,6 +92,7 @@ BenchResult base_result(const RunRequest& r, const StepInfo& s) {
   b.tags = s.tags;
   b.on_device = !s.on_host;
   b.params = r.point;
+  b.device = r.device;
   b.measure = measure_settings(r.measure);
   b.hot = r.measure.hot;
   b.primary = r.pattern->primary;
@@ -169,7 +171,9 @@ void add_library_percentages(std::vector<BenchResult>& rs, const std::vector<std
 
 }  // namespace
 
-std::string describe(const RunRequest& r) { return point_text(r) + " variants=" + r.variants; }
+std::string describe(const RunRequest& r) {
+  return fmt::format("{} device={} variants={}", point_text(r), r.device, r.variants);
+}
 
 std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names) {
   std::vector<std::size_t> chosen;
@@ -190,6 +194,37 @@ std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names
   for (std::size_t i = 0; i < p.steps.size(); ++i)
     if (std::find(wanted.begin(), wanted.end(), p.steps[i].name) != wanted.end()) chosen.push_back(i);
   return chosen;
+}
+
+std::vector<int> parse_devices(const std::string& text, const std::string& what) {
+  std::vector<int> devices;
+  if (text == "all") {
+    for (int d = 0; d < std::max(1, cuda_device_count()); ++d) devices.push_back(d);
+    return devices;
+  }
+  for (const std::string& item : split(text, ',')) {
+    int d = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || d < 0 || d > 1023)
+      throw UsageError(fmt::format("{} {}: expected 'all' or device indices from 0 to 1023, comma-separated", what,
+                                   quoted(nlohmann::json(item))));
+    if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+  }
+  return devices;
+}
+
+std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
+                                   std::size_t max_runs) {
+  if (runs.size() * devices.size() > max_runs)
+    throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), devices.size(),
+                                 max_runs));
+  std::vector<RunRequest> out;
+  for (const int d : devices)
+    for (RunRequest r : runs) {
+      r.device = d;
+      out.push_back(std::move(r));
+    }
+  return out;
 }
 
 std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values,
@@ -267,7 +302,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     c.device->telemetry = telemetry_state(*c.device);
     if (const std::string why = unavailable_once(*c.device); !why.empty())
       notes << "gpubench: note: SM clocks, throttle checks and energy unavailable: " << why << "\n";
-    report.device = *c.device;
+    report.devices.push_back(*c.device);
   }
   const Pattern& p = *r.pattern;
   std::vector<std::string> library;
@@ -297,9 +332,8 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     report.results.push_back(std::move(b));
   }
   add_library_percentages(report.results, library);
-  if (report.device) {
-    if (const auto t = temperature_now(*report.device)) report.device->telemetry["temperature_c_end"] = *t;
-  }
+  for (DeviceInfo& d : report.devices)
+    if (const auto t = temperature_now(d)) d.telemetry["temperature_c_end"] = *t;
   return report;
 }
 

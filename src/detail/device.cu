@@ -67,6 +67,10 @@ DeviceInfo open_device(int index) {
   char bus_id[32] = {};
   GPUBENCH_CUDA(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
   d.pci_bus_id = bus_id;
+  d.uuid = "GPU-";
+  for (int i = 0; i < 16; ++i)
+    d.uuid += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+                          static_cast<unsigned char>(prop.uuid.bytes[i]));
   return d;
 }
 

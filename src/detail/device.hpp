@@ -25,6 +25,7 @@ struct DeviceInfo {
   double copy_gbps = 0;         // measured device-to-device copy, bytes read + written
   double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 (an FMA) x maximum SM clock
   std::string pci_bus_id;       // as cudaDeviceGetPCIBusId writes it
+  std::string uuid;             // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L names it
   // What NVML says (Telemetry::state, temperature_c_start, _end), or
   // {"unavailable": why}; null in files written before it was added.
   nlohmann::json telemetry;

@@ -37,6 +37,7 @@ json to_json(const BenchResult& r) {
           {"summary", r.summary},
           {"tags", r.tags},
           {"where", r.on_device ? "device" : "host"},
+          {"device", r.device},
           {"params", r.params},
           {"measure", r.measure},
           {"samples_ms", r.samples_ms},
@@ -87,7 +88,9 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   d.theoretical_gbps = field<double>(j, "theoretical_gbps", where);
   d.copy_gbps = field<double>(j, "copy_gbps", where);
   if (j.contains("fp32_peak_gflops")) d.fp32_peak_gflops = field<double>(j, "fp32_peak_gflops", where);
+  if (j.contains("index")) d.index = field<int>(j, "index", where);
   if (j.contains("pci_bus_id")) d.pci_bus_id = field<std::string>(j, "pci_bus_id", where);
+  if (j.contains("uuid")) d.uuid = field<std::string>(j, "uuid", where);
   if (j.contains("telemetry")) d.telemetry = j.at("telemetry");
   return d;
 }
@@ -111,6 +114,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("details")) r.details = field<json>(j, "details", where);
+  if (j.contains("device")) r.device = field<int>(j, "device", where);
   if (j.contains("clocks") && !j.at("clocks").is_null()) {
     r.clocks = field<json>(j, "clocks", where);
     if (!r.clocks.is_object() || (r.clocks.contains("throttled") && !r.clocks.at("throttled").is_boolean()))
@@ -171,7 +175,8 @@ BenchResult result_from_v1(const json& j, const std::string& where) {
 }  // namespace
 
 json to_json(const DeviceInfo& d) {
-  return {{"name", d.name},
+  return {{"index", d.index},
+          {"name", d.name},
           {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
           {"sm_count", d.sm_count},
           {"l2_bytes", d.l2_bytes},
@@ -183,11 +188,13 @@ json to_json(const DeviceInfo& d) {
           {"copy_gbps", d.copy_gbps},
           {"fp32_peak_gflops", d.fp32_peak_gflops},
           {"pci_bus_id", d.pci_bus_id},
+          {"uuid", d.uuid},
           {"telemetry", d.telemetry}};
 }
 
 json to_json(const RunReport& report) {
-  json results = json::array();
+  json results = json::array(), devices = json::array();
+  for (const DeviceInfo& d : report.devices) devices.push_back(to_json(d));
   std::set<std::string> l2;
   for (const auto& r : report.results) {
     results.push_back(to_json(r));
@@ -196,7 +203,8 @@ json to_json(const RunReport& report) {
   json doc = {{"schema_version", kSchemaVersion},
               {"kind", "results"},
               {"tool", {{"name", "gpubench"}, {"version", GPUBENCH_VERSION}, {"git_commit", GPUBENCH_GIT_COMMIT}}},
-              {"device", report.device ? to_json(*report.device) : json(nullptr)},
+              {"device", report.devices.empty() ? json(nullptr) : to_json(report.devices.front())},
+              {"devices", devices},
               {"l2", l2.empty() ? "n/a" : l2.size() == 1 ? *l2.begin() : "mixed"},
               {"results", results}};
   if (report.config) doc["config"] = *report.config;
@@ -212,8 +220,15 @@ RunReport report_from_json(const json& doc) {
     throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads 1 and {})", version,
                                  kSchemaVersion));
   RunReport report;
-  if (!doc.contains("device") || !doc.at("device").is_null())
-    report.device = device_from_json(field<json>(doc, "device", ""), "/device");
+  // Documents before "devices" held the one device in "device".
+  if (doc.contains("devices")) {
+    const json devices = field<json>(doc, "devices", "");
+    if (!devices.is_array()) throw UsageError("/devices: wrong type (expected array)");
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      report.devices.push_back(device_from_json(devices[i], fmt::format("/devices/{}", i)));
+  } else if (!doc.contains("device") || !doc.at("device").is_null()) {
+    report.devices.push_back(device_from_json(field<json>(doc, "device", ""), "/device"));
+  }
   // Documents before per-result "l2" said it once for the whole run.
   const bool hot = field<std::string>(doc, "l2", "") == "hot";
   const json results = field<json>(doc, "results", "");

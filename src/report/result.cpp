@@ -1,5 +1,7 @@
 #include "src/report/result.hpp"
 
+#include <algorithm>
+
 namespace gpubench {
 namespace {
 
@@ -37,16 +39,24 @@ std::optional<double> total_speedup(const std::vector<BenchResult>& rs, std::siz
 }
 
 void append(RunReport& into, RunReport&& more) {
-  if (!into.device) into.device = more.device;
-  // The device block's end temperature is the last run's.
-  else if (more.device && more.device->telemetry.contains("temperature_c_end"))
-    into.device->telemetry["temperature_c_end"] = more.device->telemetry.at("temperature_c_end");
+  for (DeviceInfo& d : more.devices) {
+    auto seen = std::find_if(into.devices.begin(), into.devices.end(), [&](const DeviceInfo& x) { return x.index == d.index; });
+    if (seen == into.devices.end()) into.devices.push_back(std::move(d));
+    else if (d.telemetry.contains("temperature_c_end")) seen->telemetry["temperature_c_end"] = d.telemetry.at("temperature_c_end");
+  }
   if (into.host.is_null()) into.host = more.host;
   for (auto& r : more.results) into.results.push_back(std::move(r));
 }
 
+const DeviceInfo* device_of(const RunReport& report, int index) {
+  for (const DeviceInfo& d : report.devices)
+    if (d.index == index) return &d;
+  return nullptr;
+}
+
 std::size_t group_start(const std::vector<BenchResult>& rs, std::size_t i) {
-  while (i > 0 && rs[i - 1].pattern == rs[i].pattern && rs[i - 1].params == rs[i].params && rs[i - 1].hot == rs[i].hot)
+  while (i > 0 && rs[i - 1].pattern == rs[i].pattern && rs[i - 1].params == rs[i].params && rs[i - 1].hot == rs[i].hot &&
+         rs[i - 1].device == rs[i].device)
     --i;
   return i;
 }

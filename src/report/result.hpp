@@ -37,6 +37,7 @@ struct BenchResult {
   nlohmann::json tags = nlohmann::json::object();  // labels of the step, e.g. {"precision": "fp32"}
   bool on_device = true;
   nlohmann::json params;   // the point: every axis's value, and the seed
+  int device = 0;          // the CUDA device index of the run (host rows: of the run they were part of)
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
   std::vector<double> samples_ms;
   Stats stats;
@@ -57,7 +58,7 @@ struct BenchResult {
 };
 
 struct RunReport {
-  std::optional<DeviceInfo> device;  // absent when only host steps ran without a GPU
+  std::vector<DeviceInfo> devices;  // each device the runs opened, in order; none when only host steps ran without a GPU
   std::vector<BenchResult> results;
   std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
   nlohmann::json host;                   // the host that ran: "cpu" (model), "threads" (host steps use all)
@@ -68,11 +69,14 @@ inline nlohmann::json measure_settings(const MeasureOptions& m) {
   return {{"warmup", m.warmup}, {"min_samples", m.min_samples}, {"min_time_s", m.min_time_s}};
 }
 
-// Appends `more`'s results; the device is the first one seen (its end
-// temperature the last).
+// The entry of `devices` with CUDA index `index`, or null.
+const DeviceInfo* device_of(const RunReport& report, int index);
+
+// Appends `more`'s results and the devices not seen yet (a device seen
+// again takes the later end temperature).
 void append(RunReport& into, RunReport&& more);
 
-// Results with equal params form a group (one table). Within its group, the
+// Results with equal params on one device form a group (one table). Within its group, the
 // speedup of result i over the previous step of its ladder (step; a ladder
 // that continues another follows that one's steps) and over the group's
 // first result (total); empty where there is none or either run failed.

@@ -112,24 +112,34 @@ std::string format_device_line(const DeviceInfo& d) {
                      d.memory_bytes / double(1ull << 30), d.theoretical_gbps, d.copy_gbps);
 }
 
-std::string format_table(const RunReport& report) {
+// One device: its line first. Several: each device's line before its
+// first table, and every table's line names its device.
+template <class Columns>
+std::string format_groups(const RunReport& report, const std::string& gap, Columns&& columns) {
   std::string out;
-  if (report.device) out += format_device_line(*report.device) + "\n";
+  const bool several = report.devices.size() > 1;
+  if (report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
+  int shown = -1;
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
+    const BenchResult& first = report.results[begin];
+    const DeviceInfo* d = device_of(report, first.device);
+    if (several && d && first.device != shown) {
+      out += fmt::format("\ndevice {}: {}\n", d->index, format_device_line(*d));
+      shown = first.device;
+    }
     const Table t = table_of(report, begin, end);
-    out += "\n" + params_line(report.results[begin]) + "\n" + text_columns(t.header, t.rows, t.left, true);
+    out += "\n" + params_line(first) + (several ? fmt::format(" device={}", first.device) : "") + "\n" + gap +
+           columns(t);
   });
   return out + failures(report);
 }
 
+std::string format_table(const RunReport& report) {
+  return format_groups(report, "", [](const Table& t) { return text_columns(t.header, t.rows, t.left, true); });
+}
+
 std::string format_markdown(const RunReport& report) {
-  std::string out;
-  if (report.device) out += format_device_line(*report.device) + "\n";
-  for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const Table t = table_of(report, begin, end);
-    out += "\n" + params_line(report.results[begin]) + "\n\n" + markdown_columns(t.header, t.rows, t.left);
-  });
-  return out + failures(report);
+  return format_groups(report, "\n", [](const Table& t) { return markdown_columns(t.header, t.rows, t.left); });
 }
 
 }  // namespace gpubench

@@ -116,7 +116,7 @@ TEST_CASE("results in only one file are listed, and different GPUs are refused u
   REQUIRE(c.only_in_base.size() == 1);
   CHECK(c.only_in_base[0].find("cpu") != std::string::npos);
 
-  fresh.device->name = "NVIDIA H100";
+  fresh.devices.at(0).name = "NVIDIA H100";
   CHECK_THROWS_WITH(compare::compare(base, fresh, {}), Catch::Contains("different GPUs"));
   compare::Options allow;
   allow.allow_device_mismatch = true;
@@ -150,4 +150,22 @@ TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
   CHECK(naive.tags.at("precision") == "fp32");
   REQUIRE(naive.metric("pct_of_library"));
   CHECK(naive.metric("pct_of_library")->value.has_value());
+}
+
+TEST_CASE("rows are matched per device: a run on two GPUs against a baseline on one") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  fresh.devices.push_back(base.devices.at(0));
+  fresh.devices.back().index = 1;
+  for (const BenchResult& r : base.results) {
+    fresh.results.push_back(r);
+    fresh.results.back().device = 1;
+  }
+  scale(fresh.results.back(), 1.5);  // device 1's last row is slower: only in new, not judged
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(c.rows.size() == base.results.size());
+  for (const auto& row : c.rows) CHECK(row.verdict == Verdict::same);
+  CHECK(c.only_in_new.size() == base.results.size());
+  CHECK(c.only_in_new.back().find("device=1") != std::string::npos);
+  CHECK(compare::exit_code(c) == 0);
 }

@@ -34,11 +34,11 @@ TEST_CASE("a config expands into the cross product of its parameter lists") {
     ]})");
   const auto d = descriptions(config);
   REQUIRE(d.size() == 2 * 3 + 2 * 2);
-  CHECK(d[0] == "reduce n=1024 dtype=int32 op=sum block=128 seed=42 variants=reduce0,cub");
-  CHECK(d[2] == "reduce n=4096 dtype=int32 op=sum block=128 seed=42 variants=reduce0,cub");
-  CHECK(d[3] == "reduce n=1024 dtype=float32 op=sum block=128 seed=42 variants=reduce0,cub");
-  CHECK(d[6] == "reduce n=5 dtype=int32 op=min block=64 seed=42 variants=reduce9");
-  CHECK(d[9] == "reduce n=5 dtype=int32 op=max block=1024 seed=42 variants=reduce9");
+  CHECK(d[0] == "reduce n=1024 dtype=int32 op=sum block=128 seed=42 device=0 variants=reduce0,cub");
+  CHECK(d[2] == "reduce n=4096 dtype=int32 op=sum block=128 seed=42 device=0 variants=reduce0,cub");
+  CHECK(d[3] == "reduce n=1024 dtype=float32 op=sum block=128 seed=42 device=0 variants=reduce0,cub");
+  CHECK(d[6] == "reduce n=5 dtype=int32 op=min block=64 seed=42 device=0 variants=reduce9");
+  CHECK(d[9] == "reduce n=5 dtype=int32 op=max block=1024 seed=42 device=0 variants=reduce9");
 }
 
 TEST_CASE("a malformed config is refused with the JSON path of the problem") {
@@ -102,8 +102,8 @@ TEST_CASE("gemm entries expand m x n x k and name bad dimensions") {
   const auto d = descriptions(json::parse(R"({"benchmarks": [
       {"pattern": "gemm", "variants": ["naive", "cublas"], "params": {"m": [127, "1K"], "n": 513, "k": "2^6:2^7"}}]})"));
   REQUIRE(d.size() == 4);
-  CHECK(d[0] == "gemm m=127 n=513 k=64 seed=42 variants=naive,cublas");
-  CHECK(d[3] == "gemm m=1024 n=513 k=128 seed=42 variants=naive,cublas");
+  CHECK(d[0] == "gemm m=127 n=513 k=64 seed=42 device=0 variants=naive,cublas");
+  CHECK(d[3] == "gemm m=1024 n=513 k=128 seed=42 device=0 variants=naive,cublas");
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"k": "2^40"}}]})")),
                     Catch::StartsWith("benchmarks[0].params.k: expected a size") && Catch::Contains("up to 2147483391"));
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"n": 8, "dtype": "x"}}]})")),
@@ -117,8 +117,8 @@ TEST_CASE("scan entries expand n x dtype x kind and name bad values") {
       {"pattern": "scan", "variants": "decoupled_lookback,cub",
        "params": {"n": "2^24,2^28", "dtype": ["int32", "float32"], "kind": "exclusive"}}]})"));
   REQUIRE(d.size() == 4);
-  CHECK(d[0] == "scan n=16777216 dtype=int32 kind=exclusive seed=42 variants=decoupled_lookback,cub");
-  CHECK(d[3] == "scan n=268435456 dtype=float32 kind=exclusive seed=42 variants=decoupled_lookback,cub");
+  CHECK(d[0] == "scan n=16777216 dtype=int32 kind=exclusive seed=42 device=0 variants=decoupled_lookback,cub");
+  CHECK(d[3] == "scan n=268435456 dtype=float32 kind=exclusive seed=42 device=0 variants=decoupled_lookback,cub");
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "scan", "params": {"kind": "both"}}]})")),
                     Catch::StartsWith(R"(benchmarks[0].params.kind: expected one of inclusive, exclusive, got "both")"));
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "scan", "params": {"op": "max"}}]})")),

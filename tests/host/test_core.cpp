@@ -116,8 +116,8 @@ TEST_CASE("configs are checked against the pattern's axes and expand like the co
   const auto runs = plan(R"({"defaults": {"params": {"scale": 2}},
       "benchmarks": [{"pattern": "toy", "variants": ["loop"], "params": {"n": "2^10:2^11", "mode": ["a", "b"]}}]})");
   REQUIRE(runs.size() == 4);
-  CHECK(describe(runs[0]) == "toy n=1024 scale=2 mode=a seed=42 variants=loop");
-  CHECK(describe(runs[3]) == "toy n=2048 scale=2 mode=b seed=42 variants=loop");
+  CHECK(describe(runs[0]) == "toy n=1024 scale=2 mode=a seed=42 device=0 variants=loop");
+  CHECK(describe(runs[3]) == "toy n=2048 scale=2 mode=b seed=42 device=0 variants=loop");
   CHECK(runs[0].measure.min_samples == 3);  // the pattern's sampling defaults
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": 0}}]})"),
                     "benchmarks[0].params.scale: expected an integer from 1 to 8, got 0");

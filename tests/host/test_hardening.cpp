@@ -191,7 +191,7 @@ TEST_CASE("7: shared defaults apply where a benchmark's pattern has the paramete
   expect_usage(cli({"run", d / "bad.json"}), "defaults.params.blocks: no benchmark's pattern has this parameter");
 }
 
-TEST_CASE("8: seeds may be lists, devices are one index, and quoted values are cut") {
+TEST_CASE("8: seeds and devices may be lists, and quoted values are cut") {
   Dir d("seeds");
   write(d / "c.json", R"({"benchmarks": [{"pattern": "toy", "variants": "loop", "params": {"seed": [1, 2]}}]})");
   const Outcome r = cli({"run", d / "c.json", "--json", d / "out.json"});
@@ -200,8 +200,18 @@ TEST_CASE("8: seeds may be lists, devices are one index, and quoted values are c
   REQUIRE(doc.at("results").size() == 2);
   CHECK(doc.at("results").at(1).at("params").at("seed") == 2);
   CHECK(cli(toy_run({"--variant", "loop", "--seed", "1,2,3"})).out.find("seed=3") != std::string::npos);
-  write(d / "dev.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": [0, 1]}}]})");
-  expect_usage(cli({"run", d / "dev.json"}), "one device index");
+  write(d / "dev.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": [0, 1, 0]}}]})");
+  const Outcome devices = cli({"run", d / "dev.json", "--dry-run"});
+  REQUIRE(devices.rc == kExitOk);
+  CHECK(devices.out.find("[2/2]") != std::string::npos);  // device 0 once
+  CHECK(devices.out.find("[3/") == std::string::npos);
+  CHECK(devices.out.find("seed=42 device=1 variants=") != std::string::npos);
+  write(d / "all.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": "all"}}]})");
+  CHECK(cli({"run", d / "all.json", "--dry-run"}).rc == kExitOk);
+  write(d / "bad.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": "some"}}]})");
+  expect_usage(cli({"run", d / "bad.json"}), "benchmarks[0].params.device: expected an integer from 0 to 1023");
+  expect_usage(cli(toy_run({"--devices", "0,-1"})), R"(--devices "-1": expected 'all' or device indices)");
+  expect_usage(cli(toy_run({"--devices", "0", "--device", "1"})), "--device excludes --devices");
   json big = json::parse(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": []}}]})");
   for (int i = 0; i < 20000; ++i) big["benchmarks"][0]["params"]["scale"].push_back("x");
   write(d / "big.json", big.dump());

@@ -44,7 +44,7 @@ RunReport sample_report() {
   d.memory_bytes = std::size_t(80) << 30;
   d.theoretical_gbps = 4800;
   d.copy_gbps = 4000;
-  rep.device = d;
+  rep.devices = {d};
   rep.results = {result("reduce0", "slides", 4.0, true), result("reduce1", "slides", 2.0, true),
                  result("cub", "baseline", 1.0, true), result("course1", "course", 8.0, false)};
   rep.results[2].details = {{"plan", "the library's algorithm"}};
@@ -131,4 +131,30 @@ TEST_CASE("output files are written whole, and unwritable paths are refused up f
   CHECK_THROWS_AS(check_outputs({"/nonexistent-dir/x.json"}, {}), UsageError);
   CHECK_THROWS_WITH(check_outputs({"/tmp"}, {}), Catch::Contains("is a directory"));
   CHECK_THROWS_AS(check_outputs({"results/"}, {}), UsageError);
+}
+
+TEST_CASE("rows of several devices: a table per device and point, each device named, and the JSON reads back") {
+  RunReport rep = sample_report();
+  DeviceInfo second = rep.devices.front();
+  second.index = 1;
+  second.uuid = "GPU-00000000-0000-0000-0000-000000000001";
+  rep.devices.push_back(second);
+  const std::size_t per_device = rep.results.size();
+  for (std::size_t i = 0; i < per_device; ++i) {
+    BenchResult r = rep.results[i];
+    r.device = 1;
+    rep.results.push_back(r);
+  }
+  const std::string table = format_table(rep);
+  CHECK(table.find("device 0: Test GPU") != std::string::npos);
+  CHECK(table.find("device 1: Test GPU") != std::string::npos);
+  CHECK(table.find("L2=flushed device=1") != std::string::npos);
+  const RunReport back = report_from_json(to_json(rep));
+  REQUIRE(back.devices.size() == 2);
+  CHECK(back.devices[1].index == 1);
+  CHECK(back.devices[1].uuid == second.uuid);
+  CHECK(back.results.back().device == 1);
+  CHECK(group_start(back.results, per_device) == per_device);  // a new device starts a group
+  // One device: no device in the table lines, as before.
+  CHECK(format_table(sample_report()).find("device=") == std::string::npos);
 }

@@ -147,6 +147,19 @@ class PlotTest(unittest.TestCase):
         self.assertEqual([p.get_height() for p in energy.patches], [8.0, 4.0, 2.0, 1.0])
         self.assertTrue(energy.get_ylabel())
 
+    def test_one_chart_per_device(self):
+        rows = [result("a1", "first", 4.0, 100.0), result("a2", "first", 2.0, 200.0)]
+        on_second = [{**r, "device": 1} for r in rows]
+        path = self.write(rows + on_second)
+        with open(path) as f:
+            doc = json.load(f)
+        doc["devices"] = [{**DEVICE, "index": 0}, {**DEVICE, "index": 1, "name": "Second GPU"}]
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        written = plot.plot_ladder(path, self.out)
+        self.assertEqual(len(written), 4)
+        self.assertIn("toy-ladder-n2p20-dtypeint32-device1.svg", os.listdir(self.out))
+
     def test_gbps_against_another_bound_has_no_dram_lines(self):
         ax = self.ladder(self.write([result("a1", "first", 4.0, 50.0), result("a2", "first", 2.0, 100.0)]))
         legend = ax.get_legend_handles_labels()[1]
