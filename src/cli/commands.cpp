@@ -16,6 +16,7 @@
 #include "git_commit.hpp"  // generated at build time: GPUBENCH_GIT_COMMIT
 
 #include "src/compare/compare.hpp"
+#include "src/compare/fleet.hpp"
 #include "src/config/config.hpp"
 #include "src/core/runner.hpp"
 #include "src/detail/cuda_check.hpp"
@@ -219,6 +220,28 @@ int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
   return compare::exit_code(c);
 }
 
+struct FleetArgs {
+  std::vector<std::string> files;
+  std::string threshold = "5%";
+  bool markdown = false;
+};
+
+int run_fleet(const FleetArgs& a, std::ostream& out) {
+  const double threshold = parse_threshold(a.threshold);
+  std::vector<fleet::Input> inputs;
+  for (const std::string& path : a.files) {
+    const nlohmann::json doc = config::load_json_file(path);
+    try {
+      inputs.push_back({path, report_from_json(doc)});
+    } catch (const UsageError& e) {
+      throw UsageError(path + ": " + e.what());
+    }
+  }
+  const fleet::Fleet f = fleet::judge(inputs, threshold);
+  out << fleet::format(f, a.markdown) << std::flush;
+  return fleet::exit_code(f);
+}
+
 int run_list(const Registry& patterns, const std::string& name, std::ostream& out) {
   if (!name.empty() && !patterns.find(name))
     throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", name, fmt::join(patterns.names(), ", ")));
@@ -292,6 +315,14 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   cmp.json = cmp_cmd->add_option("--json", cmp.json_path, "Write the comparison as JSON (for scripts/plot.py); '-': standard output");
   cmp_cmd->add_flag("--md", cmp.markdown, "Print the table as markdown");
 
+  FleetArgs fleet_args;
+  auto* fleet_cmd = app.add_subcommand("fleet", "The same rows on several GPUs: exit 1 if a GPU is slower than the fleet");
+  fleet_cmd->add_option("results", fleet_args.files, "Result files (JSON): one run with --devices, or one per node")
+      ->required();
+  fleet_cmd->add_option("--threshold", fleet_args.threshold, "Slower than the fleet median by more than this is slow")
+      ->capture_default_str();
+  fleet_cmd->add_flag("--md", fleet_args.markdown, "Print the table as markdown");
+
   try {
     try {
       app.parse(argc, argv);
@@ -325,6 +356,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       return run_and_report(runs, run_out, doc, {config_path}, progress, out, err);
     }
     if (cmd == "compare") return run_compare(cmp, out, err);
+    if (cmd == "fleet") return run_fleet(fleet_args, out);
     if (cmd == "list") return run_list(patterns, list_pattern, out);
     return run_info(info_device, out);
   } catch (const UsageError& e) {

@@ -1,12 +1,20 @@
-// The regression gate, on a real H200 result and copies of it with known
-// changes.
+// The regression gate and the fleet check, on a real H200 result and
+// copies of it with known changes.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include "src/compare/compare.hpp"
+#include "src/compare/fleet.hpp"
 #include "src/config/config.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/stats.hpp"
 #include "src/report/json_report.hpp"
+#include "tests/host/cli_outcome.hpp"
 
 using namespace gpubench;
 using compare::Verdict;
@@ -168,4 +176,88 @@ TEST_CASE("rows are matched per device: a run on two GPUs against a baseline on 
   CHECK(c.only_in_new.size() == base.results.size());
   CHECK(c.only_in_new.back().find("device=1") != std::string::npos);
   CHECK(compare::exit_code(c) == 0);
+}
+
+namespace {
+
+// A report of `base`'s rows on `devices` GPUs, device d's rows `slower[d]` times slower.
+RunReport on_gpus(const RunReport& base, const std::vector<double>& slower) {
+  RunReport r;
+  for (std::size_t d = 0; d < slower.size(); ++d) {
+    DeviceInfo info = base.devices.at(0);
+    info.index = int(d);
+    info.uuid = fmt::format("GPU-0000000{}-0000-0000-0000-000000000000", d);
+    r.devices.push_back(info);
+    for (BenchResult row : base.results) {
+      row.device = int(d);
+      scale(row, slower[d]);
+      r.results.push_back(row);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower median") {
+  const RunReport base = real_result();
+  SECTION("four GPUs") {
+    const auto f = fleet::judge({{"run.json", on_gpus(base, {1.0, 1.01, 1.10, 0.99})}}, 0.05);
+    CHECK(f.rows.size() == base.results.size());
+    for (const auto& row : f.rows) {
+      REQUIRE(row.devices.size() == 4);
+      for (const auto& d : row.devices) CHECK(d.slow == (d.device.find("GPU-00000002") == 0));
+    }
+    CHECK(fleet::exit_code(f) == 1);
+    CHECK(fleet::format(f, false).find("SLOW") != std::string::npos);
+  }
+  SECTION("two GPUs: the slower against the faster") {
+    const auto f = fleet::judge({{"run.json", on_gpus(base, {1.10, 1.0})}}, 0.05);
+    CHECK(f.rows.front().devices.front().slow);
+    CHECK_FALSE(f.rows.front().devices.back().slow);
+  }
+  SECTION("a healthy fleet, given as one file per node") {
+    const RunReport two = on_gpus(base, {1.0, 1.02});
+    RunReport first = two, second = two;
+    first.results.resize(base.results.size());
+    second.results.erase(second.results.begin(), second.results.begin() + long(base.results.size()));
+    const auto f = fleet::judge({{"node1.json", first}, {"node2.json", second}}, 0.05);
+    CHECK(f.rows.size() == base.results.size());
+    CHECK(fleet::exit_code(f) == 0);
+  }
+  SECTION("a wrong result fails the fleet whatever its speed") {
+    RunReport r = on_gpus(base, {1.0, 1.0});
+    r.results.back().verified = false;
+    CHECK(fleet::exit_code(fleet::judge({{"run.json", r}}, 0.05)) == 1);
+  }
+  SECTION("one GPU is no fleet") {
+    CHECK_THROWS_AS(fleet::judge({{"run.json", base}}, 0.05), UsageError);
+  }
+}
+
+TEST_CASE("gpubench fleet: exit 1 for a slow GPU, 0 for a healthy fleet, 2 for one GPU or a bad file") {
+  const RunReport base = real_result();
+  const std::string dir = std::filesystem::temp_directory_path() / ("gpubench-fleet-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const RunReport& r) {
+    std::ofstream(dir + "/" + name) << to_json(r).dump();
+    return dir + "/" + name;
+  };
+  auto fleet = [](std::vector<std::string> args) {
+    args.insert(args.begin(), "fleet");
+    return testing::run_gpubench(builtin_patterns(), args);
+  };
+  const std::string slow = write("slow.json", on_gpus(base, {1.0, 1.2})),
+                    healthy = write("healthy.json", on_gpus(base, {1.0, 1.01})), one = write("one.json", base);
+  CHECK(fleet({slow}).rc == 1);
+  CHECK(fleet({slow, "--threshold", "25%"}).rc == 0);
+  const auto ok = fleet({healthy});
+  CHECK(ok.rc == 0);
+  CHECK(ok.out.find("0 slow, 0 FAIL") != std::string::npos);
+  const auto lone = fleet({one});
+  CHECK(lone.rc == 2);
+  CHECK(lone.err.find("no row ran on two GPUs or more") != std::string::npos);
+  CHECK(fleet({dir + "/missing.json"}).rc == 2);
+  CHECK(fleet({slow, "--threshold", "x"}).rc == 2);
+  std::filesystem::remove_all(dir);
 }

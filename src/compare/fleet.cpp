@@ -1,0 +1,92 @@
+#include "src/compare/fleet.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
+#include "src/report/columns.hpp"
+#include "src/report/table.hpp"
+
+namespace gpubench::fleet {
+namespace {
+
+std::string device_label(const Input& in, const BenchResult& r) {
+  const DeviceInfo* d = device_of(in.report, r.device);
+  if (d && !d->uuid.empty()) return fmt::format("{} ({})", d->uuid, d->name);
+  return fmt::format("{} device {}{}", in.path, r.device, d ? " (" + d->name + ")" : "");
+}
+
+double lower_median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
+}  // namespace
+
+Fleet judge(const std::vector<Input>& inputs, double threshold) {
+  Fleet f;
+  f.threshold = threshold;
+  std::map<std::string, Row> by_row;  // in the order of std::map: the same output for the same inputs
+  for (const Input& in : inputs)
+    for (const BenchResult& r : in.report.results) {
+      if (r.samples_ms.empty()) continue;
+      const std::string what = fmt::format("{} {} {} (L2 {})", r.pattern, r.variant, params_text(r.params, " "),
+                                           r.hot ? "hot" : "flushed");
+      Row& row = by_row[what];
+      row.what = what;
+      row.devices.push_back({device_label(in, r), r.stats.median_ms, 0, r.verified, false});
+    }
+  for (auto& [what, row] : by_row) {
+    if (row.devices.size() < 2) {
+      ++f.single;
+      continue;
+    }
+    std::vector<double> medians;
+    for (const OnDevice& d : row.devices) medians.push_back(d.median_ms);
+    row.fleet_median_ms = lower_median(medians);
+    for (OnDevice& d : row.devices) {
+      d.vs_fleet = d.median_ms / row.fleet_median_ms - 1;
+      d.slow = d.vs_fleet > threshold;
+    }
+    f.rows.push_back(std::move(row));
+  }
+  if (f.rows.empty())
+    throw UsageError("no row ran on two GPUs or more, so there is no fleet to compare (run with --devices all, or "
+                     "give one result file per node)");
+  return f;
+}
+
+std::string format(const Fleet& f, bool markdown) {
+  const Cells header = {"row", "GPU", "median", "vs fleet", "verdict"};
+  const std::vector<bool> left = {true, true, false, false, true};
+  std::vector<Cells> cells;
+  std::size_t slow = 0, failed = 0;
+  std::map<std::string, std::size_t> bad_rows;  // per GPU: its slow and failed rows
+  for (const Row& row : f.rows)
+    for (const OnDevice& d : row.devices) {
+      const char* verdict = !d.verified ? "FAIL" : d.slow ? "SLOW" : "ok";
+      slow += d.verified && d.slow;
+      failed += !d.verified;
+      if (!d.verified || d.slow) ++bad_rows[d.device];
+      cells.push_back({row.what, d.device, format_time(d.median_ms), fmt::format("{:+.1f}%", 100 * d.vs_fleet), verdict});
+    }
+  std::string out = markdown ? markdown_columns(header, cells, left) : text_columns(header, cells, left, true);
+  out += fmt::format("{} rows on several GPUs (threshold {:.1f}%): {} slow, {} FAIL", f.rows.size(), 100 * f.threshold,
+                     slow, failed);
+  if (f.single) out += fmt::format("; {} rows on one GPU only, not judged", f.single);
+  out += "\n";
+  for (const auto& [device, rows] : bad_rows) out += fmt::format("unhealthy: {}, {} of {} rows\n", device, rows, f.rows.size());
+  return out;
+}
+
+int exit_code(const Fleet& f) {
+  for (const Row& row : f.rows)
+    for (const OnDevice& d : row.devices)
+      if (d.slow || !d.verified) return 1;
+  return 0;
+}
+
+}  // namespace gpubench::fleet

@@ -1,0 +1,51 @@
+// gpubench fleet: the same rows measured on several GPUs (--devices, or one
+// result file per node), each GPU's median against the fleet's. A health
+// check after a node comes back: a GPU slower than the fleet by more than
+// the threshold, or one that computed a wrong result, fails it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/report/result.hpp"
+
+namespace gpubench::fleet {
+
+// One result file and what to call it in messages.
+struct Input {
+  std::string path;
+  RunReport report;
+};
+
+struct OnDevice {
+  std::string device;     // the GPU's UUID (or file and index where the file has none) and name
+  double median_ms = 0;
+  double vs_fleet = 0;    // median_ms / the fleet's - 1
+  bool verified = true;
+  bool slow = false;      // vs_fleet above the threshold
+};
+
+// A row (pattern, variant, params, L2 mode) that ran on two GPUs or more.
+struct Row {
+  std::string what;        // "PATTERN VARIANT a=1 b=2 (L2 flushed)"
+  double fleet_median_ms = 0;
+  std::vector<OnDevice> devices;
+};
+
+struct Fleet {
+  double threshold = 0.05;
+  std::vector<Row> rows;
+  std::size_t single = 0;  // rows that ran on one GPU only: nothing to compare
+};
+
+// The fleet median is the lower median (of an even count, the smaller of
+// the two middle values): of two GPUs, the slower is judged against the
+// faster. Throws UsageError when no row ran on two GPUs or more.
+Fleet judge(const std::vector<Input>& inputs, double threshold);
+
+std::string format(const Fleet& f, bool markdown);
+
+// 1 when a GPU was slow or failed a check, else 0.
+int exit_code(const Fleet& f);
+
+}  // namespace gpubench::fleet
