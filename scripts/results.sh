@@ -3,9 +3,9 @@
 # them) with one build: every ladder at its sizes, the size sweeps, the
 # configs, and the CI gate's baseline with two back-to-back runs compared.
 # Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR] [GROUP...]
-#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders (default:
-#   all but ladders, in that order; a device call may not hold them all;
-#   ladders is configs/ladders.json alone).
+#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy
+#   (default: all but ladders and energy, in that order; a device call may not hold them all;
+#   ladders is configs/ladders.json alone; energy the reduce and gemm ladders with --energy).
 # The cudnn rows need libcudnn.so.9 on LD_LIBRARY_PATH (else: unavailable).
 set -euo pipefail
 bin=${1:-build/gpubench}
@@ -26,7 +26,8 @@ for group in $groups; do
       run reduce-2p28 reduce --n 2^28
       run reduce-2p28-float32 reduce --n 2^28 --dtype float32
       run reduce-2p28-max reduce --n 2^28 --op max
-      run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes" ;;
+      run reduce-sizes reduce --variant reduce6,reduce7,reduce8,reduce9,course4,cub --n "$sizes"
+      run reduce-2p22-blocks reduce --variant reduce8,reduce9,cub --n 2^22 --block 64,128,256,512,1024 ;;
     scan)
       run scan-2p28 scan --n 2^28
       run scan-2p28-float32 scan --n 2^28 --dtype float32
@@ -76,6 +77,9 @@ for group in $groups; do
     configs)
       for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
     ladders) run ladders run configs/ladders.json ;;  # the README's summary alone
-    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders)" >&2; exit 2 ;;
+    energy)
+      run reduce-energy reduce --n 2^28 --energy
+      run gemm-energy gemm --energy ;;
+    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy)" >&2; exit 2 ;;
   esac
 done

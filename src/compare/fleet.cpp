@@ -13,9 +13,13 @@
 namespace gpubench::fleet {
 namespace {
 
+// "HOST GPU-... (NAME)": the host where the file says it, the UUID where it
+// has one, else the file and the device index.
 std::string device_label(const Input& in, const BenchResult& r) {
   const DeviceInfo* d = device_of(in.report, r.device);
-  if (d && !d->uuid.empty()) return fmt::format("{} ({})", d->uuid, d->name);
+  std::string host = in.report.host.is_object() ? in.report.host.value("name", "") : "";
+  if (!host.empty()) host += " ";
+  if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
   return fmt::format("{} device {}{}", in.path, r.device, d ? " (" + d->name + ")" : "");
 }
 

@@ -291,7 +291,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
 
   std::unique_ptr<GpuTimer> timer;
   RunReport report;
-  report.host = {{"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
+  report.host = {{"name", host_name()}, {"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
   if (c.device) {
     cudaStream_t s;
     GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

@@ -1,5 +1,7 @@
 #include "src/detail/parallel.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <utility>
@@ -12,6 +14,11 @@ std::string host_cpu_model() {
     if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
       return line.substr(line.find(':') + 2);
   return "unknown";
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "unknown";
 }
 
 unsigned host_threads() {

@@ -25,6 +25,9 @@ unsigned host_threads();
 // The host's processor as /proc/cpuinfo names it, or "unknown".
 std::string host_cpu_model();
 
+// The host's name (gethostname), or "unknown".
+std::string host_name();
+
 class ThreadPool {
  public:
   // host_threads() - 1 workers; the calling thread is the last one.
