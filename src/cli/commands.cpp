@@ -61,7 +61,8 @@ struct PatternArgs {
   const Pattern* pattern = nullptr;
   std::map<std::string, std::string> axis_text;  // as written, parsed by the axis after CLI11
   std::string seeds = "42";
-  std::string devices;  // --devices as written; empty: --device alone
+  std::string devices;  // --devices as written
+  const CLI::Option* devices_option = nullptr;  // whether --devices was given (an empty list is an error)
   std::size_t max_runs = kDefaultMaxRuns;
   RunRequest request;
   OutputArgs out;
@@ -83,15 +84,16 @@ std::string axis_help(const Axis& a) {
   return fmt::format("{}: {} (a comma-separated list runs each)", a.help, fmt::join(a.choices, ", "));
 }
 
-// Decimal seconds from 0 to `most` only: strtod alone would take 0x10, inf and 1e3.
-CLI::Validator decimal_seconds(double most) {
+// Plain decimals from 0 to `most` only: strtod alone would take 0x10, nan,
+// inf and 1e3. `what` names them in the message ("seconds").
+CLI::Validator decimal_up_to(double most, const std::string& what, const std::string& name) {
   return CLI::Validator(
-      [most](std::string& text) -> std::string {
+      [most, what](std::string& text) -> std::string {
         static const std::regex decimal("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
         const bool ok = std::regex_match(text, decimal) && std::stod(text) <= most;
-        return ok ? "" : fmt::format("expected decimal seconds from 0 to {}, got '{}'", most, text);
+        return ok ? "" : fmt::format("expected decimal {} from 0 to {}, got '{}'", what, most, text);
       },
-      "SECONDS");
+      name);
 }
 
 CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
@@ -108,8 +110,10 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   }
   MeasureOptions& m = a.request.measure;
   auto* device = cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
-  cmd->add_option("--devices", a.devices, "'all' or a comma-separated list of CUDA device indices: the runs on each, one device after another")
-      ->excludes(device);
+  a.devices_option =
+      cmd->add_option("--devices", a.devices,
+                      "'all' or a comma-separated list of CUDA device indices: the runs on each, one device after another")
+          ->excludes(device);
   cmd->add_option("--seed", a.seeds, "Seed of the random input, from 0 to 2^63-1; a comma-separated list runs each")
       ->capture_default_str();
   cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
@@ -120,17 +124,17 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", m.min_time_s, "Seconds of sampling per variant, at least")
-      ->check(decimal_seconds(3600))
+      ->check(decimal_up_to(3600, "seconds", "SECONDS"))
       ->capture_default_str();
   cmd->add_option("--throttle-threshold", m.throttle_threshold,
                   "Fraction of the maximum SM clock below which a sample is suspect")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(decimal_up_to(1, "fractions", "FRACTION"))
       ->capture_default_str();
   cmd->add_flag("--discard-on-throttle", m.discard_on_throttle,
                 "Retake samples taken while the clock was held down, up to 3 times per variant, after a cool-down");
   cmd->add_flag("--energy", m.energy, "After the samples, measure energy per run over back-to-back runs (NVML)");
   cmd->add_option("--energy-time", m.energy_time_s, "Seconds of back-to-back runs for --energy, at least")
-      ->check(decimal_seconds(600))
+      ->check(decimal_up_to(600, "seconds", "SECONDS"))
       ->capture_default_str();
   add_output_options(cmd, a.out);
   return cmd;
@@ -144,7 +148,8 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
     values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
   values["seed"] = parse_seeds(a.seeds);
   const std::vector<RunRequest> runs = cross_product(a.request, values, a.max_runs);
-  return a.devices.empty() ? runs : on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
+  if (!a.devices_option->count()) return runs;
+  return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
 }
 
 // Runs everything planned, prints one table per parameter set, writes the

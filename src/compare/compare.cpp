@@ -13,9 +13,16 @@
 namespace gpubench::compare {
 namespace {
 
-std::string key(const BenchResult& r) {
+// A row's identity: with the device where both files record each row's
+// device (files from before that record none, and match on device 0's
+// terms whatever --device they ran with).
+std::string key(const BenchResult& r, bool by_device) {
   return fmt::format("{} {} {}{}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "",
-                     r.device ? fmt::format(" device={}", r.device) : "");
+                     by_device && r.device ? fmt::format(" device={}", r.device) : "");
+}
+
+bool records_devices(const RunReport& r) {
+  return std::all_of(r.results.begin(), r.results.end(), [](const BenchResult& x) { return x.device >= 0; });
 }
 
 // The kinds of GPU a run used, by name, each once ("no GPU" for none).
@@ -64,14 +71,15 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     throw UsageError(fmt::format("the runs used different GPUs ('{}' and '{}'); pass --allow-device-mismatch to compare "
                                  "them anyway",
                                  c.base_device, c.new_device));
+  const bool by_device = records_devices(base) && records_devices(fresh);
   for (const BenchResult& n : fresh.results) {
     const auto b = std::find_if(base.results.begin(), base.results.end(),
-                                [&](const BenchResult& r) { return key(r) == key(n); });
+                                [&](const BenchResult& r) { return key(r, by_device) == key(n, by_device); });
     if (b == base.results.end()) {
-      c.only_in_new.push_back(key(n));
+      c.only_in_new.push_back(key(n, by_device));
       continue;
     }
-    Row row{n.pattern, n.variant, n.params, n.hot, unit_of(n), throughput(*b), throughput(n)};
+    Row row{n.pattern, n.variant, n.params, n.hot, by_device ? n.device : -1, unit_of(n), throughput(*b), throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
     row.verdict = judge(*b, n, row, o);
@@ -79,8 +87,8 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
   }
   for (const BenchResult& b : base.results) {
     const bool matched = std::any_of(fresh.results.begin(), fresh.results.end(),
-                                     [&](const BenchResult& r) { return key(r) == key(b); });
-    if (!matched) c.only_in_base.push_back(key(b));
+                                     [&](const BenchResult& r) { return key(r, by_device) == key(b, by_device); });
+    if (!matched) c.only_in_base.push_back(key(b, by_device));
   }
   return c;
 }
@@ -96,9 +104,12 @@ int exit_code(const Comparison& c) {
 std::string format_comparison(const Comparison& c, bool markdown) {
   const Cells header = {"variant", "params", "base", "new", "unit", "change", "p", "verdict"};
   std::vector<Cells> rows;
+  const bool several_devices =
+      std::any_of(c.rows.begin(), c.rows.end(), [&](const Row& r) { return r.device != c.rows.front().device; });
   for (const Row& r : c.rows) {
     std::string params = params_text(r.params, " ");
     if (r.hot) params += " hot";
+    if (several_devices) params += fmt::format(" device={}", r.device);
     rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base), fmt::format("{:.1f}", r.fresh), r.unit,
                     fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value), to_string(r.verdict)});
   }
@@ -128,6 +139,7 @@ nlohmann::json to_json(const Comparison& c) {
                     {"variant", r.variant},
                     {"params", r.params},
                     {"l2", r.hot ? "hot" : "flushed"},
+                    {"device", r.device < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.device)},
                     {"unit", r.unit},
                     {"base", r.base},
                     {"new", r.fresh},

@@ -27,6 +27,7 @@ struct Row {
   std::string pattern, variant;
   nlohmann::json params;
   bool hot = false;
+  int device = -1;   // the rows' device, where both files record it
   std::string unit;  // of the results' primary metric: "GB/s", "TFLOP/s"
   double base = 0, fresh = 0;  // throughput in `unit`
   double change = 0;  // new / base throughput - 1, from the medians

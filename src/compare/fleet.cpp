@@ -17,7 +17,8 @@ namespace {
 // has one, else the file and the device index.
 std::string device_label(const Input& in, const BenchResult& r) {
   const DeviceInfo* d = device_of(in.report, r.device);
-  std::string host = in.report.host.is_object() ? in.report.host.value("name", "") : "";
+  const nlohmann::json& h = in.report.host;
+  std::string host = h.is_object() && h.contains("name") && h.at("name").is_string() ? h.at("name").get<std::string>() : "";
   if (!host.empty()) host += " ";
   if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
   return fmt::format("{} device {}{}", in.path, r.device, d ? " (" + d->name + ")" : "");
@@ -36,7 +37,7 @@ Fleet judge(const std::vector<Input>& inputs, double threshold) {
   std::map<std::string, Row> by_row;  // in the order of std::map: the same output for the same inputs
   for (const Input& in : inputs)
     for (const BenchResult& r : in.report.results) {
-      if (r.samples_ms.empty()) continue;
+      if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
       const std::string what = fmt::format("{} {} {} (L2 {})", r.pattern, r.variant, params_text(r.params, " "),
                                            r.hot ? "hot" : "flushed");
       Row& row = by_row[what];
@@ -48,8 +49,11 @@ Fleet judge(const std::vector<Input>& inputs, double threshold) {
       ++f.single;
       continue;
     }
+    // A GPU that computed a wrong result may be fast: it fails, and does not set the pace.
     std::vector<double> medians;
-    for (const OnDevice& d : row.devices) medians.push_back(d.median_ms);
+    for (const OnDevice& d : row.devices)
+      if (d.verified) medians.push_back(d.median_ms);
+    if (medians.empty()) medians.push_back(row.devices.front().median_ms);
     row.fleet_median_ms = lower_median(medians);
     for (OnDevice& d : row.devices) {
       d.vs_fleet = d.median_ms / row.fleet_median_ms - 1;

@@ -25,7 +25,8 @@ struct OnDevice {
   bool slow = false;      // vs_fleet above the threshold
 };
 
-// A row (pattern, variant, params, L2 mode) that ran on two GPUs or more.
+// A device row (pattern, variant, params, L2 mode) that ran on two GPUs or
+// more; host rows are left out.
 struct Row {
   std::string what;        // "PATTERN VARIANT a=1 b=2 (L2 flushed)"
   double fleet_median_ms = 0;

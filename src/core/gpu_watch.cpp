@@ -9,7 +9,8 @@ namespace {
 struct Opened {
   std::unique_ptr<Telemetry> telemetry;
   std::string why;
-  std::optional<EnergyReading> idle;  // measured at the first energy row
+  std::optional<EnergyReading> idle;  // measured once, before the first step of the first run with --energy
+  bool idle_tried = false;
   bool told = false;                  // unavailable_once said why
 };
 
@@ -60,15 +61,23 @@ void add_clock_metric(BenchResult& b, const ClockWatch* watch) {
   b.metrics.push_back({"sm_clock_mhz", "MHz", "MHz", watch ? watch->mean_mhz() : std::nullopt, 0});
 }
 
+void measure_idle_once(const DeviceInfo& d) {
+  Opened& o = opened(d);
+  if (!o.telemetry || o.idle_tried) return;
+  o.idle_tried = true;
+  o.idle = EnergyMeter(*o.telemetry).idle(kIdleWindow);
+}
+
 void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function<void()>& batch,
                         std::int64_t runs_per_batch, double min_window_s) {
   Opened& o = opened(d);
   std::optional<EnergyReading> run;
   std::string why = o.why;
-  if (o.telemetry) {
-    if (!o.idle) o.idle = EnergyMeter(*o.telemetry).idle(kIdleWindow);
+  if (o.telemetry && !o.idle) {
+    why = "the idle power could not be measured (NVML's energy counter did not advance with the GPU idle)";
+  } else if (o.telemetry) {
     run = EnergyMeter(*o.telemetry).measure(batch, runs_per_batch, min_window_s);
-    if (!run || !o.idle) why = "NVML's energy counter could not be read or did not advance";
+    if (!run) why = "NVML's energy counter could not be read or did not advance";
   }
   const bool ok = run && o.idle;
   std::optional<double> mj, above_idle_mj, watts, uncertainty_pct;

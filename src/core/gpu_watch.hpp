@@ -37,7 +37,11 @@ void add_clock_metric(BenchResult& b, const ClockWatch* watch);
 // a wait for them), its columns added to b: mJ per run, mJ above idle, W,
 // the primary metric's work per joule, and the uncertainty; b.measure's
 // "energy" says how it was measured (or why it could not be).
-// The idle power is measured once per device, before the first such row.
+// The idle power, once per device and process: call with the GPU idle
+// before the first step of a run with --energy.
+void measure_idle_once(const DeviceInfo& d);
+
+// Uses the idle power measure_idle_once found.
 void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function<void()>& batch,
                         std::int64_t runs_per_batch, double min_window_s);
 

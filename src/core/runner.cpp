@@ -302,6 +302,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     c.device->telemetry = telemetry_state(*c.device);
     if (const std::string why = unavailable_once(*c.device); !why.empty())
       notes << "gpubench: note: SM clocks, throttle checks and energy unavailable: " << why << "\n";
+    if (r.measure.energy) measure_idle_once(*c.device);
     report.devices.push_back(*c.device);
   }
   const Pattern& p = *r.pattern;

@@ -13,6 +13,14 @@ std::vector<std::string> names(std::uint64_t reasons) {
   return out;
 }
 
+// The clock the threshold is a fraction of: the maximum SM clock, or the
+// application clock where the GPU is set below it (clocks locked lower).
+std::optional<double> reference_mhz(Telemetry& t) {
+  const std::optional<double> max = t.max_sm_clock_mhz(), app = t.application_sm_clock_mhz();
+  if (max && app && *app > 0) return std::min(*max, *app);
+  return max;
+}
+
 }  // namespace
 
 ClockWatch::ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clock clock)
@@ -20,7 +28,7 @@ ClockWatch::ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clo
       threshold_(threshold),
       discard_(discard),
       clock_(std::move(clock)),
-      max_mhz_(telemetry.max_sm_clock_mhz()),
+      max_mhz_(reference_mhz(telemetry)),
       last_poll_s_(clock_.now_s()) {}
 
 std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
@@ -37,7 +45,9 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
     min_mhz_ = std::min(min_mhz_.value_or(*mhz), *mhz);
   }
   const bool slow = mhz && max_mhz_ && !idle && *mhz < threshold_ * *max_mhz_;
-  const std::uint64_t held = (reasons & kThrottleReasons) | (slow ? kBelowThreshold : 0);
+  if (reasons & kReasonPowerCap) ++power_capped_polls_;
+  const std::uint64_t held =
+      (reasons & kThrottleReasons) | (slow ? kBelowThreshold | (reasons & kReasonPowerCap) : 0);
   const std::size_t group = taken - group_start_;
   if (!held) {
     group_start_ = taken;
@@ -67,8 +77,9 @@ nlohmann::json ClockWatch::record() const {
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   return {{"sm_mhz_mean", opt(mean_mhz())},
           {"sm_mhz_min", opt(min_mhz_)},
-          {"max_sm_mhz", opt(max_mhz_)},
+          {"reference_sm_mhz", opt(max_mhz_)},
           {"polls", polls_},
+          {"power_capped_polls", power_capped_polls_},
           {"threshold", threshold_},
           {"throttled", throttled_},
           {"reasons", names(reasons_)},

@@ -2,8 +2,9 @@
 // poll (clock and clock-event reasons) follows a sample when kPollInterval
 // has passed since the last one, and always the sample that ends sampling;
 // it judges the samples since the previous poll. They are suspect when the
-// clock was below threshold x the maximum SM clock (polls that find the GPU
-// idle do not count for this) or a throttle reason was set. Suspect samples
+// clock was below threshold x the maximum SM clock (or the application
+// clock, where it is lower; polls that find the GPU idle do not count for
+// this) or a throttle reason other than the power cap was set. Suspect samples
 // are kept and the row marked throttled, or, with discard, dropped and
 // retaken after a cool-down, at most kMaxRetakes times per row.
 #pragma once
@@ -29,8 +30,9 @@ class ClockWatch final : public SampleWatch {
   std::size_t after_sample(std::size_t taken, bool would_stop) override;
 
   bool throttled() const { return throttled_; }
-  // {"sm_mhz_mean", "sm_mhz_min", "max_sm_mhz", "polls", "threshold",
-  //  "throttled", "reasons", "discarded", "discarded_reasons"}
+  // {"sm_mhz_mean", "sm_mhz_min", "reference_sm_mhz", "polls",
+  //  "power_capped_polls", "threshold", "throttled", "reasons", "discarded",
+  //  "discarded_reasons"}
   nlohmann::json record() const;
   // The mean SM clock over the polls that found the GPU busy (all polls if none did).
   std::optional<double> mean_mhz() const;
@@ -40,10 +42,10 @@ class ClockWatch final : public SampleWatch {
   double threshold_;
   bool discard_;
   Clock clock_;
-  std::optional<double> max_mhz_;
+  std::optional<double> max_mhz_;  // the reference: the maximum or a lower application clock
   double last_poll_s_;
   std::size_t group_start_ = 0;  // samples before it were judged by earlier polls
-  int polls_ = 0, busy_polls_ = 0, retakes_ = 0;
+  int polls_ = 0, busy_polls_ = 0, retakes_ = 0, power_capped_polls_ = 0;
   double sum_all_ = 0, sum_busy_ = 0;
   std::optional<double> min_mhz_;
   bool throttled_ = false;

@@ -4,7 +4,8 @@
 // the window holds whole updates: the only error of the windowing is the
 // part of one batch at each end that ran before the counter stepped but
 // was counted on the other side, at most 2 batches / window. The window
-// is stretched until that is under kMaxUncertainty.
+// is stretched until that is under kMaxUncertainty, or kMaxWindow long (the
+// reading then says its larger uncertainty).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@ class EnergyMeter {
  public:
   static constexpr double kMaxUncertainty = 0.05;
   static constexpr double kStepTimeout = 2;  // seconds without a counter step: the counter is not running
+  static constexpr double kMaxWindow = 60;   // seconds
 
   explicit EnergyMeter(Telemetry& telemetry, Clock clock = steady_clock()) : telemetry_(telemetry), clock_(std::move(clock)) {}
 

@@ -14,9 +14,14 @@ std::vector<double> collect_samples(const MeasureOptions& opts, const std::funct
   auto more = [&] {
     return int(ms.size()) < opts.max_samples && (int(ms.size()) < opts.min_samples || elapsed_s() < opts.min_time_s);
   };
-  while (more()) {
+  // more() is asked once per sample, and the watch told its answer, so the
+  // samples that end sampling are always the ones it judged last.
+  for (bool go = more(); go;) {
     ms.push_back(sample());
-    if (watch) ms.resize(ms.size() - std::min(ms.size(), watch->after_sample(ms.size(), !more())));
+    const bool stop = !more();
+    const std::size_t drop = watch ? std::min(ms.size(), watch->after_sample(ms.size(), stop)) : 0;
+    ms.resize(ms.size() - drop);
+    go = !stop || drop > 0;
   }
   if (sampled_s) *sampled_s = elapsed_s();
   return ms;

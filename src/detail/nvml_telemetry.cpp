@@ -40,18 +40,17 @@ class Nvml final : public Telemetry {
     persistence_ = sym<Return (*)(Device, int*)>("nvmlDeviceGetPersistenceMode");
     ecc_ = sym<Return (*)(Device, int*, int*)>("nvmlDeviceGetEccMode");
     driver_ = sym<Return (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
-    shutdown_ = sym<Return (*)()>("nvmlShutdown");
-    if (!init || !by_bus || !shutdown_) return "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2";
-    if (init() != 0) {
-      shutdown_ = nullptr;
-      return "nvmlInit failed";
-    }
+    auto* shutdown = sym<Return (*)()>("nvmlShutdown");
+    if (!init || !by_bus || !shutdown) return "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2";
+    if (init() != 0) return "nvmlInit failed";
+    shutdown_ = shutdown;  // only an initialized NVML is shut down
     if (by_bus(bus_id.c_str(), &device_) != 0) return "NVML does not know the device at PCI " + bus_id;
     return "";
   }
 
   std::optional<double> sm_clock_mhz() override { return clock(clock_, kClockSm); }
   std::optional<double> max_sm_clock_mhz() override { return clock(max_clock_, kClockSm); }
+  std::optional<double> application_sm_clock_mhz() override { return clock(app_clock_, kClockSm); }
   std::optional<std::uint64_t> clock_event_reasons() override { return counter(reasons_); }
   std::optional<std::uint64_t> energy_mj() override { return counter(energy_); }
   std::optional<double> temperature_c() override {

@@ -16,12 +16,16 @@
 namespace gpubench {
 
 // NVML's clock-event reasons (nvmlClocksEventReason*). Idle, application
-// and display clock settings and sync boost are not throttling; the rest is.
+// and display clock settings and sync boost are not throttling. The
+// software power cap is where a busy H200 normally runs at full power: it
+// is recorded, but it makes a sample suspect only with a clock below the
+// threshold; slowdowns, thermal limits and the power brake always do.
 inline constexpr std::uint64_t kReasonIdle = 0x1;
-inline constexpr std::uint64_t kThrottleReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+inline constexpr std::uint64_t kReasonPowerCap = 0x4;
+inline constexpr std::uint64_t kThrottleReasons = 0x8 | 0x20 | 0x40 | 0x80;
 
 // "sw_power_cap", "hw_slowdown", "sw_thermal", "hw_thermal", "hw_power_brake"
-// for the throttle bits set in `reasons`.
+// for the bits set in `reasons`.
 std::vector<std::string> throttle_reason_names(std::uint64_t reasons);
 
 class Telemetry {
@@ -29,6 +33,7 @@ class Telemetry {
   virtual ~Telemetry() = default;
   virtual std::optional<double> sm_clock_mhz() = 0;  // now
   virtual std::optional<double> max_sm_clock_mhz() = 0;
+  virtual std::optional<double> application_sm_clock_mhz() = 0;  // the clock the GPU is set to run at
   virtual std::optional<std::uint64_t> clock_event_reasons() = 0;  // now
   virtual std::optional<std::uint64_t> energy_mj() = 0;  // the total-energy counter, millijoules
   virtual std::optional<double> temperature_c() = 0;

@@ -114,7 +114,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("details")) r.details = field<json>(j, "details", where);
-  if (j.contains("device")) r.device = field<int>(j, "device", where);
+  r.device = j.contains("device") ? field<int>(j, "device", where) : -1;  // older files: not recorded
   if (j.contains("clocks") && !j.at("clocks").is_null()) {
     r.clocks = field<json>(j, "clocks", where);
     if (!r.clocks.is_object() || (r.clocks.contains("throttled") && !r.clocks.at("throttled").is_boolean()))

@@ -49,6 +49,7 @@ void append(RunReport& into, RunReport&& more) {
 }
 
 const DeviceInfo* device_of(const RunReport& report, int index) {
+  if (index < 0) return report.devices.empty() ? nullptr : &report.devices.front();
   for (const DeviceInfo& d : report.devices)
     if (d.index == index) return &d;
   return nullptr;

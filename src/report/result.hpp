@@ -37,7 +37,7 @@ struct BenchResult {
   nlohmann::json tags = nlohmann::json::object();  // labels of the step, e.g. {"precision": "fp32"}
   bool on_device = true;
   nlohmann::json params;   // the point: every axis's value, and the seed
-  int device = 0;          // the CUDA device index of the run (host rows: of the run they were part of)
+  int device = 0;          // the CUDA device index of the run (host rows: of the run they were part of); -1: not recorded
   nlohmann::json measure;  // the sampling settings: warmup, min_samples, min_time_s
   std::vector<double> samples_ms;
   Stats stats;
@@ -69,7 +69,8 @@ inline nlohmann::json measure_settings(const MeasureOptions& m) {
   return {{"warmup", m.warmup}, {"min_samples", m.min_samples}, {"min_time_s", m.min_time_s}};
 }
 
-// The entry of `devices` with CUDA index `index`, or null.
+// The entry of `devices` with CUDA index `index` (-1, not recorded: the
+// first), or null.
 const DeviceInfo* device_of(const RunReport& report, int index);
 
 // Appends `more`'s results and the devices not seen yet (a device seen

@@ -59,6 +59,8 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "2^61", "--dtype", "float64"}, "host memory");
   expect_usage_error({"reduce", "--min-time", "nan"}, "--min-time");
   expect_usage_error({"reduce", "--throttle-threshold", "1.5"}, "--throttle-threshold");
+  expect_usage_error({"reduce", "--throttle-threshold", "nan"}, "--throttle-threshold");
+  expect_usage_error({"reduce", "--devices", ""}, "--devices");
   expect_usage_error({"reduce", "--energy-time", "0x10"}, "--energy-time");
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
   expect_usage_error({"gemm", "--m", "0"}, "--m: size '0'");

@@ -21,6 +21,8 @@ struct FakeGpu final : Telemetry {
 
   std::optional<double> sm_clock_mhz() override { return mhz(now); }
   std::optional<double> max_sm_clock_mhz() override { return 1980.0; }
+  std::optional<double> application_sm_clock_mhz() override { return app_mhz; }
+  std::optional<double> app_mhz = 1980.0;
   std::optional<std::uint64_t> clock_event_reasons() override { return reasons(now); }
   // The energy at the last step of the counter, in mJ.
   std::optional<std::uint64_t> energy_mj() override {
@@ -58,14 +60,14 @@ TEST_CASE("a steady clock: every sample kept, the mean clock recorded, nothing t
   CHECK(r.at("discarded") == 0);
 }
 
-TEST_CASE("a planted power cap marks the row, or is dropped and retaken after a cool-down") {
+TEST_CASE("a planted hardware slowdown marks the row, or is dropped and retaken after a cool-down") {
   FakeGpu gpu;
-  gpu.reasons = [](double t) { return t >= 0.015 && t < 0.03 ? std::uint64_t(0x4) : std::uint64_t(0); };
+  gpu.reasons = [](double t) { return t >= 0.015 && t < 0.03 ? std::uint64_t(0x8) : std::uint64_t(0); };
   SECTION("kept and marked") {
     ClockWatch watch(gpu, 0.9, false, gpu.clock());
     CHECK(sample_with(gpu, watch).size() == 40);
     CHECK(watch.throttled());
-    CHECK(watch.record().at("reasons") == nlohmann::json{"sw_power_cap"});
+    CHECK(watch.record().at("reasons") == nlohmann::json{"hw_slowdown"});
   }
   SECTION("discarded") {
     ClockWatch watch(gpu, 0.9, true, gpu.clock());
@@ -73,9 +75,37 @@ TEST_CASE("a planted power cap marks the row, or is dropped and retaken after a 
     CHECK_FALSE(watch.throttled());
     const nlohmann::json r = watch.record();
     CHECK(r.at("discarded").get<int>() >= 1);
-    CHECK(r.at("discarded_reasons") == nlohmann::json{"sw_power_cap"});
+    CHECK(r.at("discarded_reasons") == nlohmann::json{"hw_slowdown"});
     CHECK(gpu.now >= ClockWatch::kCooldown);
   }
+}
+
+TEST_CASE("the power cap alone is recorded but not suspect, and with a low clock it is named") {
+  FakeGpu gpu;
+  gpu.reasons = [](double) { return kReasonPowerCap; };
+  SECTION("full clock") {
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK_FALSE(watch.throttled());
+    CHECK(watch.record().at("power_capped_polls").get<int>() >= 4);
+  }
+  SECTION("held down") {
+    gpu.mhz = [](double) { return 1400.0; };
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK(watch.throttled());
+    CHECK(watch.record().at("reasons") == nlohmann::json{"sw_power_cap", "sm_clock_below_threshold"});
+  }
+}
+
+TEST_CASE("clocks locked below the maximum are judged against the application clock") {
+  FakeGpu gpu;
+  gpu.app_mhz = 1500.0;
+  gpu.mhz = [](double) { return 1500.0; };
+  ClockWatch watch(gpu, 0.9, false, gpu.clock());
+  sample_with(gpu, watch);
+  CHECK_FALSE(watch.throttled());
+  CHECK(watch.record().at("reference_sm_mhz") == 1500.0);
 }
 
 TEST_CASE("a clock below the threshold is suspect unless the GPU was idle when polled") {
@@ -132,6 +162,16 @@ TEST_CASE("long runs stretch the window until the uncertainty is under 5%") {
   CHECK(r->window_s >= 2 * 0.5 / EnergyMeter::kMaxUncertainty);
   CHECK(r->uncertainty <= EnergyMeter::kMaxUncertainty);
   CHECK(r->joules == Approx(200).epsilon(r->uncertainty));
+}
+
+TEST_CASE("a window is at most kMaxWindow long, and then says its larger uncertainty") {
+  FakeGpu gpu;
+  EnergyMeter meter(gpu, gpu.clock());
+  const auto r = meter.measure([&] { gpu.now += 2.0; }, 1, 2.0);
+  REQUIRE(r);
+  CHECK(r->window_s >= EnergyMeter::kMaxWindow);
+  CHECK(r->window_s < EnergyMeter::kMaxWindow + 2.5);
+  CHECK(r->uncertainty > EnergyMeter::kMaxUncertainty);
 }
 
 TEST_CASE("idle power, and a counter that does not advance gives no reading") {
