@@ -206,18 +206,20 @@ double parse_threshold(const std::string& text) {
   throw UsageError(fmt::format("--threshold '{}': expected a percentage such as 5%", text));
 }
 
+// A results file, its errors prefixed with its path.
+RunReport load_results(const std::string& path) {
+  const nlohmann::json doc = config::load_json_file(path);
+  try {
+    return report_from_json(doc);
+  } catch (const UsageError& e) {
+    throw UsageError(path + ": " + e.what());
+  }
+}
+
 int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
   a.opts.threshold = parse_threshold(a.threshold);
   const std::vector<OutputTarget> targets = check_outputs(named_outputs({{a.json, &a.json_path}}), {a.base, a.fresh});
-  auto load = [](const std::string& path) {
-    const nlohmann::json doc = config::load_json_file(path);
-    try {
-      return report_from_json(doc);
-    } catch (const UsageError& e) {
-      throw UsageError(path + ": " + e.what());
-    }
-  };
-  const RunReport base = load(a.base), fresh = load(a.fresh);
+  const RunReport base = load_results(a.base), fresh = load_results(a.fresh);
   const compare::Comparison c = compare::compare(base, fresh, a.opts);
   (targets.empty() || targets[0].kind != OutputTarget::Kind::standard_output ? out : err)
       << compare::format_comparison(c, a.markdown) << std::flush;
@@ -234,14 +236,7 @@ struct FleetArgs {
 int run_fleet(const FleetArgs& a, std::ostream& out) {
   const double threshold = parse_threshold(a.threshold);
   std::vector<fleet::Input> inputs;
-  for (const std::string& path : a.files) {
-    const nlohmann::json doc = config::load_json_file(path);
-    try {
-      inputs.push_back({path, report_from_json(doc)});
-    } catch (const UsageError& e) {
-      throw UsageError(path + ": " + e.what());
-    }
-  }
+  for (const std::string& path : a.files) inputs.push_back({path, load_results(path)});
   const fleet::Fleet f = fleet::judge(inputs, threshold);
   out << fleet::format(f, a.markdown) << std::flush;
   return fleet::exit_code(f);

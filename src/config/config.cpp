@@ -94,10 +94,7 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
     } else {
       if (v->is_array() && v->empty()) fail(where, "an empty list");
       devices.clear();
-      for (const json& d : v->is_array() ? *v : json::array({*v})) {
-        const int index = int(integer(d, where, 0, 1023));
-        if (std::find(devices.begin(), devices.end(), index) == devices.end()) devices.push_back(index);
-      }
+      for (const json& d : v->is_array() ? *v : json::array({*v})) devices.push_back(int(integer(d, where, 0, 1023)));
     }
   }
   for (const Axis& a : p.axes)

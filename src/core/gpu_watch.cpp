@@ -29,16 +29,12 @@ constexpr double kIdleWindow = 1;  // seconds
 
 }  // namespace
 
-Telemetry* telemetry_of(const DeviceInfo& d, std::string& why) {
-  Opened& o = opened(d);
-  why = o.why;
-  return o.telemetry.get();
-}
+Telemetry* telemetry_of(const DeviceInfo& d) { return opened(d).telemetry.get(); }
 
 nlohmann::json telemetry_state(const DeviceInfo& d) {
-  std::string why;
-  Telemetry* t = telemetry_of(d, why);
-  if (!t) return {{"unavailable", why}};
+  Opened& o = opened(d);
+  Telemetry* t = o.telemetry.get();
+  if (!t) return {{"unavailable", o.why}};
   nlohmann::json s = t->state();
   if (const auto c = t->temperature_c()) s["temperature_c_start"] = *c;
   return s;
@@ -52,8 +48,7 @@ std::string unavailable_once(const DeviceInfo& d) {
 }
 
 std::optional<double> temperature_now(const DeviceInfo& d) {
-  std::string why;
-  Telemetry* t = telemetry_of(d, why);
+  Telemetry* t = telemetry_of(d);
   return t ? t->temperature_c() : std::nullopt;
 }
 

@@ -16,9 +16,9 @@
 
 namespace gpubench {
 
-// The telemetry of `d`, opened at the first call for it; null, with `why`
-// set, where NVML cannot be had.
-Telemetry* telemetry_of(const DeviceInfo& d, std::string& why);
+// The telemetry of `d`, opened at the first call for it; null where NVML
+// cannot be had (unavailable_once and telemetry_state say why).
+Telemetry* telemetry_of(const DeviceInfo& d);
 
 // The device block's `telemetry`: the state and the temperature now (as
 // `temperature_c_start`), or {"unavailable": why}.

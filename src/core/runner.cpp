@@ -208,18 +208,21 @@ std::vector<int> parse_devices(const std::string& text, const std::string& what)
     if (item.empty() || ec != std::errc() || end != item.data() + item.size() || d < 0 || d > 1023)
       throw UsageError(fmt::format("{} {}: expected 'all' or device indices from 0 to 1023, comma-separated", what,
                                    quoted(nlohmann::json(item))));
-    if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+    devices.push_back(d);
   }
   return devices;
 }
 
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs) {
-  if (runs.size() * devices.size() > max_runs)
-    throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), devices.size(),
+  std::vector<int> once;  // a device named twice runs once
+  for (const int d : devices)
+    if (std::find(once.begin(), once.end(), d) == once.end()) once.push_back(d);
+  if (runs.size() * once.size() > max_runs)
+    throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), once.size(),
                                  max_runs));
   std::vector<RunRequest> out;
-  for (const int d : devices)
+  for (const int d : once)
     for (RunRequest r : runs) {
       r.device = d;
       out.push_back(std::move(r));
@@ -317,8 +320,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
     BenchResult b = base_result(r, info);
     try {
       const StepRun s = c.fixture->step(i, c.env);
-      std::string why;
-      Telemetry* telemetry = info.on_host ? nullptr : telemetry_of(*c.device, why);
+      Telemetry* telemetry = info.on_host ? nullptr : telemetry_of(*c.device);
       std::optional<ClockWatch> watch;
       if (telemetry) watch.emplace(*telemetry, r.measure.throttle_threshold, r.measure.discard_on_throttle);
       measure_step(b, s, info, timer.get(), r.measure, watch ? &*watch : nullptr);

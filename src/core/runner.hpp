@@ -40,12 +40,12 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
 
 // The devices `text` names: "all" (every CUDA device; device 0 where there
 // is none, so that host steps still run and device steps say there is no
-// GPU) or a comma-separated list of indices from 0 to 1023, each run once.
-// Throws UsageError naming `what`.
+// GPU) or a comma-separated list of indices from 0 to 1023. Throws
+// UsageError naming `what`.
 std::vector<int> parse_devices(const std::string& text, const std::string& what);
 
-// Every run on each device, one device's runs after the other's. Throws
-// UsageError for more than `max_runs` runs.
+// Every run on each device (a device named twice once), one device's runs
+// after the other's. Throws UsageError for more than `max_runs` runs.
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs = kDefaultMaxRuns);
 
