@@ -2,7 +2,10 @@
 # Runs the GPU tests under compute-sanitizer: memcheck (out-of-bounds and
 # misaligned accesses, leaks) and racecheck (shared-memory hazards, e.g. a
 # warp-synchronous reduction without __syncwarp). Sizes are kept small
-# (GPUBENCH_TEST_QUICK) since every access is instrumented.
+# (GPUBENCH_TEST_QUICK) since every access is instrumented. racecheck leaves
+# cuSPARSE's kernels out: its csrmv kernel (the stencil3d baseline) reports
+# write-write hazards inside the library on the H200 (84 in 12 errors), which
+# are not ours to fix and would hide our own.
 # Usage: scripts/sanitize.sh [BUILD_DIR] [TESTS]
 #   BUILD_DIR: default build; TESTS: a Catch2 test spec, default every GPU
 #   test but the large and CLI ones (e.g. "[histogram]~[large]").
@@ -18,6 +21,7 @@ for tool in memcheck racecheck; do
   echo "== compute-sanitizer --tool $tool"
   extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
+  [ "$tool" = racecheck ] && extra=(--kernel-name-exclude kns=cusparse)
   compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || status=$?
 done
 exit $status

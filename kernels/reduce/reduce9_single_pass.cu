@@ -3,12 +3,13 @@
 // sizes that launch and the gap before it cost as much as the work. Here each
 // block writes its partial, then takes a ticket from an atomic counter; the
 // block that draws the last ticket knows every other partial is visible and
-// folds them itself, then resets the counter for the next launch. Every
-// block costs a ticket on one counter and a partial for the last block to
-// fold, so the grid holds kThreadsPerSm threads per SM whatever the block
-// size (reduce8's full-occupancy grid gave 128-thread blocks 2048 tickets
-// at 2^22 and made reduce9 slower than reduce8 there); 16-byte loads, 4 in
-// flight per thread, keep 64 KB per SM in flight at that occupancy.
+// folds them itself, then resets the counter for the next launch.
+// Tickets and the fold grow with the grid (measured at 2^22 on an H200: about
+// 1 us plus 1 ns a block, and one L2 round trip per partial a thread folds in
+// turn), so the grid is not reduce8's full occupancy: each SM gets enough
+// threads for 32 KB of loads in flight (512 threads, 4 loads of 16 bytes) in
+// at least 4 blocks, never more than 1024 threads; and the last block issues
+// kFoldLoads independent loads per trip over the partials.
 #include <algorithm>
 
 #include <cuda/atomic>
@@ -23,6 +24,7 @@ namespace {
 
 // Scratch layout: the ticket counter, padded to 16 bytes, then one partial per block.
 constexpr std::size_t kCounterBytes = 16;
+constexpr int kFoldLoads = 8;
 
 template <class T, class Op>
 __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* counter, T* partials) {
@@ -39,7 +41,16 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
   __syncthreads();
   if (!last_block) return;
   v = Op::template identity<T>();
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) v = Op{}(v, __ldcg(partials + b));
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kFoldLoads * blockDim.x) {
+    T chunk[kFoldLoads];
+#pragma unroll
+    for (int u = 0; u < kFoldLoads; ++u) {
+      const unsigned i = b + u * blockDim.x;
+      chunk[u] = i < gridDim.x ? __ldcg(partials + i) : Op::template identity<T>();
+    }
+#pragma unroll
+    for (int u = 0; u < kFoldLoads; ++u) v = Op{}(v, chunk[u]);
+  }
   v = block_reduce_shuffle<T, Op>(v, warp_partials);
   if (threadIdx.x == 0) {
     out[0] = v;
@@ -47,12 +58,14 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
   }
 }
 
-constexpr int kThreadsPerSm = 1024;
+constexpr int kLoadThreadsPerSm = 512, kMinBlocksPerSm = 4, kMaxThreadsPerSm = 1024;
 
 struct Reduce9 {
   template <class T>
   static unsigned grid(const Problem& p, const Workspace& ws) {
-    const unsigned cap = unsigned(ws.sm_count) * unsigned(std::max(1, kThreadsPerSm / p.block));
+    const int per_sm = std::max(1, std::min(kMaxThreadsPerSm / p.block,
+                                            std::max(kMinBlocksPerSm, kLoadThreadsPerSm / p.block)));
+    const unsigned cap = unsigned(ws.sm_count) * unsigned(per_sm);
     return std::min(cap, GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws));
   }
   template <class T, class Op>

@@ -18,6 +18,7 @@
 #include "src/detail/json_text.hpp"
 #include "src/detail/host_cache.hpp"
 #include "src/detail/parallel.hpp"
+#include "src/detail/queued_batches.hpp"
 #include "src/detail/strings.hpp"
 
 namespace gpubench {
@@ -132,26 +133,22 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
   b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
 }
 
-// Runs per energy batch: about kEnergyBatch ms of them between two waits for the device.
+// Runs per energy batch: about kEnergyBatch ms of them, longer than a read of
+// the energy counter, which the next batch runs behind (QueuedBatches).
 std::int64_t energy_batch_runs(double median_ms) {
-  constexpr double kEnergyBatch = 2;  // ms
+  constexpr double kEnergyBatch = 20;  // ms
   return std::max<std::int64_t>(1, std::int64_t(std::ceil(kEnergyBatch / std::max(median_ms, 1e-6))));
 }
 
 // A device row's clocks, and with --energy its energy.
-void watch_device_row(BenchResult& b, const StepRun& s, const DeviceInfo& d, const ClockWatch* watch,
-                      const MeasureOptions& m) {
+void watch_device_row(BenchResult& b, const StepRun& s, const DeviceInfo& d, cudaStream_t stream,
+                      const ClockWatch* watch, const MeasureOptions& m) {
   if (watch) b.clocks = watch->record();
   add_clock_metric(b, watch);
   if (!m.energy || !b.verified) return;
   const std::int64_t runs = energy_batch_runs(b.stats.median_ms);
-  add_energy_metrics(
-      b, d,
-      [&] {
-        for (std::int64_t k = 0; k < runs; ++k) s.body();
-        GPUBENCH_CUDA(cudaDeviceSynchronize());
-      },
-      runs, m.energy_time_s);
+  QueuedBatches batches(stream, s.body, runs);
+  add_energy_metrics(b, d, [&] { batches(); }, runs, m.energy_time_s);
 }
 
 // "% lib": each row's primary metric as a percentage of its library row's.
@@ -326,7 +323,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
       measure_step(b, s, info, timer.get(), r.measure, watch ? &*watch : nullptr);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
-      if (!info.on_host) watch_device_row(b, s, *c.device, watch ? &*watch : nullptr, r.measure);
+      if (!info.on_host) watch_device_row(b, s, *c.device, c.env.stream, watch ? &*watch : nullptr, r.measure);
       b.details = s.details;
       library.push_back(s.library);
     } catch (const CudaError& e) {
