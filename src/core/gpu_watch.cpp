@@ -89,9 +89,12 @@ void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function
   const Metric* primary = b.metric(b.primary);
   const std::string unit = primary ? primary->unit : "";
   if (unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0) {
-    const std::string per_joule = unit.substr(0, unit.size() - 2) + "/J";
+    // A tera-rate gives tera per joule, too coarse at two digits (0.00 TFLOP/J
+    // for a slow GEMM): work per joule drops to giga.
+    const bool tera = unit[0] == 'T';
+    const std::string per_joule = (tera ? "G" + unit.substr(1, unit.size() - 3) : unit.substr(0, unit.size() - 2)) + "/J";
     std::optional<double> work;
-    if (ok && primary->value) work = *primary->value * b.stats.median_ms / 1e3 / run->joules;
+    if (ok && primary->value) work = *primary->value * (tera ? 1e3 : 1) * b.stats.median_ms / 1e3 / run->joules;
     b.metrics.push_back({"work_per_joule", per_joule, per_joule, work, 2});
   }
   b.metrics.push_back({"energy_uncertainty", "+-E", "%", uncertainty_pct, 1});

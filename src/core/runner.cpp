@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -133,6 +134,11 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
   b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
 }
 
+// Seconds of rest after an energy window. The window can leave the GPU at
+// its power limit (the tensor-core GEMMs draw 700 W on the H200), and the
+// next step's samples then start power-capped below the clock threshold.
+constexpr double kAfterEnergy_s = 1;
+
 // Runs per energy batch: about kEnergyBatch ms of them, longer than a read of
 // the energy counter, which the next batch runs behind (QueuedBatches).
 std::int64_t energy_batch_runs(double median_ms) {
@@ -147,8 +153,11 @@ void watch_device_row(BenchResult& b, const StepRun& s, const DeviceInfo& d, cud
   add_clock_metric(b, watch);
   if (!m.energy || !b.verified) return;
   const std::int64_t runs = energy_batch_runs(b.stats.median_ms);
-  QueuedBatches batches(stream, s.body, runs);
-  add_energy_metrics(b, d, [&] { batches(); }, runs, m.energy_time_s);
+  {
+    QueuedBatches batches(stream, s.body, runs);
+    add_energy_metrics(b, d, [&] { batches(); }, runs, m.energy_time_s);
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(kAfterEnergy_s));
 }
 
 // "% lib": each row's primary metric as a percentage of its library row's.

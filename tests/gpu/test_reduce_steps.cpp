@@ -88,7 +88,7 @@ std::string describe(const Step& s, const Case& f, int block) {
 
 }  // namespace
 
-TEST_CASE("every device step reduces every dtype and operator at awkward sizes and every block size", "[gpu]") {
+TEST_CASE("every device step reduces every dtype and operator at awkward sizes and every block size", "[gpu][reduce]") {
   for (const auto n : sizes()) {
     for (const DType t : {DType::i32, DType::f32, DType::f64}) {
       for (const Op o : {Op::sum, Op::min, Op::max}) {
@@ -106,7 +106,7 @@ TEST_CASE("every device step reduces every dtype and operator at awkward sizes a
   }
 }
 
-TEST_CASE("every device step reduces inputs that do not start on a 16-byte boundary", "[gpu]") {
+TEST_CASE("every device step reduces inputs that do not start on a 16-byte boundary", "[gpu][reduce]") {
   for (const std::size_t offset : {1, 2, 3}) {
     for (const std::int64_t n : {1, 2, 5, 33, 1000, 65537}) {
       for (const DType t : {DType::i32, DType::f64}) {
@@ -122,7 +122,7 @@ TEST_CASE("every device step reduces inputs that do not start on a 16-byte bound
   }
 }
 
-TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][large]") {
+TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][reduce][large]") {
   const std::int64_t n = (std::int64_t(1) << 31) + 12345;
   const std::size_t need = 2 * std::size_t(n) * 4 + (std::size_t(1) << 30);
   open_device(0);
