@@ -90,7 +90,7 @@ void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function
   const std::string unit = primary ? primary->unit : "";
   if (unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0) {
     // A tera-rate gives tera per joule, too coarse at two digits (0.00 TFLOP/J
-    // for a slow GEMM): work per joule drops to giga.
+    // for a step of a few TFLOP/s): work per joule drops to giga.
     const bool tera = unit[0] == 'T';
     const std::string per_joule = (tera ? "G" + unit.substr(1, unit.size() - 3) : unit.substr(0, unit.size() - 2)) + "/J";
     std::optional<double> work;

@@ -135,8 +135,8 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTim
 }
 
 // Seconds of rest after an energy window. The window can leave the GPU at
-// its power limit (the tensor-core GEMMs draw 700 W on the H200), and the
-// next step's samples then start power-capped below the clock threshold.
+// its power limit (the heaviest tensor-core steps draw 700 W on the H200),
+// and the next step's samples then start power-capped below the threshold.
 constexpr double kAfterEnergy_s = 1;
 
 // Runs per energy batch: about kEnergyBatch ms of them, longer than a read of
