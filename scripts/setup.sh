@@ -3,7 +3,8 @@
 # The CUDA toolkit (nvcc, CUB, cuBLAS) must already be installed.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2 python3 python3-matplotlib
-      libopenblas0-pthread)  # OpenBLAS: the gemm `cpu` baseline, loaded at run time
+      libopenblas0-pthread  # OpenBLAS: the gemm `cpu` baseline, loaded at run time
+      libopenmpi-dev openmpi-bin)  # MPI: the plugin for runs under mpirun or srun, and its test
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

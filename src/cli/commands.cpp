@@ -23,6 +23,8 @@
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/strings.hpp"
+#include "src/ranks/launch.hpp"
+#include "src/ranks/rank_channel.hpp"
 #include "src/report/csv_report.hpp"
 #include "src/report/json_report.hpp"
 #include "src/report/output_file.hpp"
@@ -30,6 +32,35 @@
 
 namespace gpubench {
 namespace {
+
+// One line on stderr for what ended the command, and its exit code.
+int report_failure(std::exception_ptr failure, std::ostream& err) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const UsageError& e) {
+    err << "gpubench: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    err << "gpubench: error: " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const CudaError& e) {
+    err << "gpubench: CUDA error: " << e.what() << "\n";
+    return kExitCudaError;
+  } catch (const std::bad_alloc&) {
+    err << "gpubench: error: out of host memory\n";
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    err << "gpubench: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  } catch (...) {
+    err << "gpubench: internal error: an unknown exception\n";
+    return kExitInternal;
+  }
+}
+
+bool all_verified(const RunReport& report) {
+  return std::all_of(report.results.begin(), report.results.end(), [](const BenchResult& r) { return r.verified; });
+}
 
 struct OutputArgs {
   std::string json_path, csv_path;
@@ -152,18 +183,28 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
   return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
 }
 
-// Runs everything planned, prints one table per parameter set, writes the
-// files; exit 1 when any result failed verification.
-int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
-                   const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
-  const std::vector<std::string> paths = named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}});
-  const std::vector<OutputTarget> targets = check_outputs(paths, inputs);
-  // Every run fits before the first starts: what needs no GPU first.
-  for (const auto& r : runs) check_host(r);
-  if (o.dry_run) {
-    for (std::size_t i = 0; i < runs.size(); ++i) out << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i]));
-    return kExitOk;
-  }
+// Prints the report's tables and writes its files (to the targets
+// check_outputs gave, in the order named_outputs named them); exit 1 when
+// any result failed verification.
+int print_and_write(const RunReport& report, const OutputArgs& o, const std::vector<OutputTarget>& targets,
+                    std::ostream& out, std::ostream& err) {
+  // A results file on standard output leaves the table to stderr.
+  const bool table_to_err = std::any_of(targets.begin(), targets.end(), [](const OutputTarget& t) {
+    return t.kind == OutputTarget::Kind::standard_output;
+  });
+  (table_to_err ? err : out) << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
+  std::vector<std::pair<OutputTarget, std::string>> files;
+  std::size_t next = 0;
+  if (o.json->count()) files.emplace_back(targets[next++], to_json(report).dump(2) + "\n");
+  if (o.csv->count()) files.emplace_back(targets[next++], format_csv(report));
+  write_outputs(files, out);
+  return all_verified(report) ? kExitOk : kExitVerifyFailed;
+}
+
+// Every run fits before the first starts: what needs no GPU first. Then
+// every run, in order.
+RunReport run_all(const std::vector<RunRequest>& runs, std::optional<nlohmann::json> config, bool progress,
+                  std::ostream& err) {
   for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);
@@ -171,19 +212,55 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
     if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i])) << std::flush;
     append(report, run(runs[i], err));
   }
-  // A results file on standard output leaves the table to stderr.
-  const bool table_to_err = std::any_of(targets.begin(), targets.end(), [](const OutputTarget& t) {
-    return t.kind == OutputTarget::Kind::standard_output;
-  });
-  (table_to_err ? err : out) << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
-  std::vector<std::pair<OutputTarget, std::string>> files;
-  std::size_t next = 0;  // targets are in the order named_outputs gave them
-  if (o.json->count()) files.emplace_back(targets[next++], to_json(report).dump(2) + "\n");
-  if (o.csv->count()) files.emplace_back(targets[next++], format_csv(report));
-  write_outputs(files, out);
-  for (const auto& r : report.results)
-    if (!r.verified) return kExitVerifyFailed;
+  return report;
+}
+
+int dry_run(const std::vector<RunRequest>& runs, std::ostream& out) {
+  for (std::size_t i = 0; i < runs.size(); ++i) out << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i]));
   return kExitOk;
+}
+
+// One rank of an mpirun or srun launch: it runs everything planned on the
+// GPU of its local rank, and rank 0 prints and writes one report of every
+// rank's rows. A rank that fails ends them all, so none waits for it.
+int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs& o, std::optional<nlohmann::json> config,
+                const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
+  RankChannel channel(rank);
+  try {
+    const bool root = rank.rank == 0;
+    for (RunRequest& r : runs) {
+      if (r.device != 0)
+        throw UsageError(fmt::format("started by {}, each rank runs on the GPU of its local rank: leave out --device, "
+                                     "--devices and params.device",
+                                     rank.launcher));
+      if (const int gpus = cuda_device_count(); gpus > 0) r.device = rank_device(rank, gpus);
+    }
+    std::vector<OutputTarget> targets;
+    if (root) targets = check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);
+    for (const auto& r : runs) check_host(r);
+    if (o.dry_run) return root ? dry_run(runs, out) : kExitOk;
+    const RunReport mine = run_all(runs, std::move(config), progress && root, err);
+    const std::vector<std::string> texts = channel.gather(to_json(mine).dump());
+    if (!root) return all_verified(mine) ? kExitOk : kExitVerifyFailed;
+    std::vector<RunReport> reports;
+    for (const std::string& t : texts) reports.push_back(report_from_json(nlohmann::json::parse(t)));
+    return print_and_write(merge_ranks(std::move(reports), rank), o, targets, out, err);
+  } catch (...) {
+    channel.abort(report_failure(std::current_exception(), err));
+  }
+}
+
+// Runs everything planned, prints one table per parameter set, writes the
+// files; exit 1 when any result failed verification.
+int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
+                   const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
+  const std::optional<Rank> rank = launched_rank([](const char* name) { return std::getenv(name); });
+  if (rank && rank->size > 1) return run_as_rank(*rank, runs, o, std::move(config), inputs, progress, out, err);
+  const std::vector<OutputTarget> targets =
+      check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);
+  for (const auto& r : runs) check_host(r);
+  if (o.dry_run) return dry_run(runs, out);
+  return print_and_write(run_all(runs, std::move(config), progress, err), o, targets, out, err);
 }
 
 struct CompareArgs {
@@ -359,21 +436,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     if (cmd == "fleet") return run_fleet(fleet_args, out);
     if (cmd == "list") return run_list(patterns, list_pattern, out);
     return run_info(info_device, out);
-  } catch (const UsageError& e) {
-    err << "gpubench: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const NoDeviceError& e) {
-    err << "gpubench: error: " << e.what() << "\n";
-    return kExitNoDevice;
-  } catch (const CudaError& e) {
-    err << "gpubench: CUDA error: " << e.what() << "\n";
-    return kExitCudaError;
-  } catch (const std::bad_alloc&) {
-    err << "gpubench: error: out of host memory\n";
-    return kExitInternal;
-  } catch (const std::exception& e) {
-    err << "gpubench: internal error: " << e.what() << "\n";
-    return kExitInternal;
+  } catch (...) {
+    return report_failure(std::current_exception(), err);
   }
 }
 

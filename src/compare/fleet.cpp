@@ -13,12 +13,11 @@
 namespace gpubench::fleet {
 namespace {
 
-// "HOST GPU-... (NAME)": the host where the file says it, the UUID where it
+// "HOST GPU-... (NAME)": the host where the file (or the GPU's entry) says it, the UUID where it
 // has one, else the file and the device index.
 std::string device_label(const Input& in, const BenchResult& r) {
   const DeviceInfo* d = device_of(in.report, r.device);
-  const nlohmann::json& h = in.report.host;
-  std::string host = h.is_object() && h.contains("name") && h.at("name").is_string() ? h.at("name").get<std::string>() : "";
+  std::string host = d && !d->host.empty() ? d->host : host_name(in.report);  // merged from ranks: the GPU's own
   if (!host.empty()) host += " ";
   if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
   return fmt::format("{} device {}{}", in.path, r.device, d ? " (" + d->name + ")" : "");

@@ -29,6 +29,11 @@ struct DeviceInfo {
   // What NVML says (Telemetry::state, temperature_c_start, _end), or
   // {"unavailable": why}; null in files written before it was added.
   nlohmann::json telemetry;
+  // In a report merged from the ranks of an mpirun or srun launch
+  // (merge_ranks): the rank that ran on the GPU, its host, and the GPU's
+  // CUDA index there (`index` is then the rank). -1 and empty otherwise.
+  int rank = -1, cuda_index = -1;
+  std::string host;
 };
 
 // Number of CUDA devices, 0 when there is no driver or no GPU.

@@ -1,5 +1,6 @@
 #include "src/detail/parallel.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -23,7 +24,14 @@ std::string host_name() {
 
 unsigned host_threads() {
   static const unsigned threads = [] {
-    const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+    // The CPUs this process may run on: a launcher (mpirun binds each rank
+    // to its cores) or taskset may allow fewer than the machine has, and a
+    // pool wider than that only makes its threads wait for each other.
+    cpu_set_t allowed;
+    const unsigned machine = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned all = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                             ? std::max(1u, std::min(machine, unsigned(CPU_COUNT(&allowed))))
+                             : machine;
     const char* text = std::getenv("GPUBENCH_HOST_THREADS");
     if (!text || !*text) return all;
     char* end = nullptr;

@@ -102,6 +102,11 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   if (j.contains("pci_bus_id")) d.pci_bus_id = field<std::string>(j, "pci_bus_id", where);
   if (j.contains("uuid")) d.uuid = field<std::string>(j, "uuid", where);
   if (j.contains("telemetry")) d.telemetry = j.at("telemetry");
+  if (j.contains("rank")) {
+    d.rank = field<int>(j, "rank", where);
+    d.cuda_index = field<int>(j, "cuda_index", where);
+    d.host = field<std::string>(j, "host", where);
+  }
   return d;
 }
 
@@ -185,7 +190,7 @@ BenchResult result_from_v1(const json& j, const std::string& where) {
 }  // namespace
 
 json to_json(const DeviceInfo& d) {
-  return {{"index", d.index},
+  json j = {{"index", d.index},
           {"name", d.name},
           {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
           {"sm_count", d.sm_count},
@@ -200,6 +205,12 @@ json to_json(const DeviceInfo& d) {
           {"pci_bus_id", d.pci_bus_id},
           {"uuid", d.uuid},
           {"telemetry", d.telemetry}};
+  if (d.rank >= 0) {
+    j["rank"] = d.rank;
+    j["cuda_index"] = d.cuda_index;
+    j["host"] = d.host;
+  }
+  return j;
 }
 
 json to_json(const RunReport& report) {
@@ -219,6 +230,7 @@ json to_json(const RunReport& report) {
               {"results", results}};
   if (report.config) doc["config"] = *report.config;
   if (!report.host.is_null()) doc["host"] = report.host;
+  if (!report.launch.is_null()) doc["launch"] = report.launch;
   return doc;
 }
 
@@ -254,6 +266,7 @@ RunReport report_from_json(const json& doc) {
   }
   if (doc.contains("config")) report.config = doc.at("config");
   if (doc.contains("host")) report.host = doc.at("host");
+  if (doc.contains("launch")) report.launch = doc.at("launch");
   return report;
 }
 

@@ -48,6 +48,11 @@ void append(RunReport& into, RunReport&& more) {
   for (auto& r : more.results) into.results.push_back(std::move(r));
 }
 
+std::string host_name(const RunReport& report) {
+  const nlohmann::json& h = report.host;
+  return h.is_object() && h.contains("name") && h.at("name").is_string() ? h.at("name").get<std::string>() : "";
+}
+
 const DeviceInfo* device_of(const RunReport& report, int index) {
   if (index < 0) return report.devices.empty() ? nullptr : &report.devices.front();
   for (const DeviceInfo& d : report.devices)

@@ -62,6 +62,7 @@ struct RunReport {
   std::vector<BenchResult> results;
   std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
   nlohmann::json host;                   // the host that ran: "cpu" (model), "threads" (host steps use all)
+  nlohmann::json launch;                 // merged from the ranks of a launch: {"launcher", "ranks", "hosts"}; else null
 };
 
 // A result's `measure` field: the sampling settings it ran with.
@@ -72,6 +73,9 @@ inline nlohmann::json measure_settings(const MeasureOptions& m) {
 // The entry of `devices` with CUDA index `index` (-1, not recorded: the
 // first), or null.
 const DeviceInfo* device_of(const RunReport& report, int index);
+
+// The host's name the report records ("host": {"name"}), or empty.
+std::string host_name(const RunReport& report);
 
 // Appends `more`'s results and the devices not seen yet (a device seen
 // again takes the later end temperature).

@@ -107,9 +107,10 @@ std::string format_time(double ms) {
 }
 
 std::string format_device_line(const DeviceInfo& d) {
-  return fmt::format("{} (cc {}.{}, {} SMs, L2 {} MiB, {:.1f} GiB): theoretical {:.0f} GB/s, measured copy {:.0f} GB/s",
+  const std::string where = d.rank < 0 ? "" : fmt::format(" on {} (rank {}, CUDA device {})", d.host, d.rank, d.cuda_index);
+  return fmt::format("{} (cc {}.{}, {} SMs, L2 {} MiB, {:.1f} GiB){}: theoretical {:.0f} GB/s, measured copy {:.0f} GB/s",
                      d.name, d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / (1 << 20),
-                     d.memory_bytes / double(1ull << 30), d.theoretical_gbps, d.copy_gbps);
+                     d.memory_bytes / double(1ull << 30), where, d.theoretical_gbps, d.copy_gbps);
 }
 
 // One device: its line first. Several: each device's line before its
@@ -117,7 +118,10 @@ std::string format_device_line(const DeviceInfo& d) {
 template <class Columns>
 std::string format_groups(const RunReport& report, const std::string& gap, Columns&& columns) {
   std::string out;
-  const bool several = report.devices.size() > 1;
+  // A report merged from several ranks: each rank's tables, named by rank
+  // (its GPU is device `rank`), also for host steps that opened no GPU.
+  const bool ranks = report.launch.is_object() && report.launch.value("ranks", 1) > 1;
+  const bool several = report.devices.size() > 1 || ranks;
   if (report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
@@ -128,7 +132,8 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
       shown = first.device;
     }
     const Table t = table_of(report, begin, end);
-    out += "\n" + params_line(first) + (several ? fmt::format(" device={}", first.device) : "") + "\n" + gap +
+    out += "\n" + params_line(first) + (several ? fmt::format(" {}={}", ranks ? "rank" : "device", first.device) : "") +
+           "\n" + gap +
            columns(t);
   });
   return out + failures(report);

@@ -1,0 +1,76 @@
+#include "src/ranks/launch.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+
+namespace gpubench {
+namespace {
+
+int env_int(const EnvLookup& env, const char* name, int least) {
+  const char* text = env(name);
+  if (!text) throw UsageError(fmt::format("{} is not set, though the launcher set the other rank variables", name));
+  int v = 0;
+  const char* end = text + std::char_traits<char>::length(text);
+  const auto [p, ec] = std::from_chars(text, end, v);
+  if (ec != std::errc() || p != end || v < least)
+    throw UsageError(fmt::format("{}='{}' is not a whole number from {} up", name, text, least));
+  return v;
+}
+
+Rank read_rank(const EnvLookup& env, const char* rank, const char* size, const char* local, const char* launcher) {
+  Rank r;
+  r.rank = env_int(env, rank, 0);
+  r.size = env_int(env, size, 1);
+  r.local_rank = env_int(env, local, 0);
+  r.launcher = launcher;
+  if (r.rank >= r.size) throw UsageError(fmt::format("{}={} is not below {}={}", rank, r.rank, size, r.size));
+  return r;
+}
+
+}  // namespace
+
+std::optional<Rank> launched_rank(const EnvLookup& env) {
+  if (env("OMPI_COMM_WORLD_RANK"))
+    return read_rank(env, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "mpirun");
+  if (env("SLURM_STEP_ID") && env("SLURM_PROCID"))
+    return read_rank(env, "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_LOCALID", "srun");
+  return std::nullopt;
+}
+
+int rank_device(const Rank& r, int device_count) {
+  if (r.local_rank >= device_count)
+    throw UsageError(fmt::format("rank {} is local rank {} on its host, which has {} GPU{}: start at most one rank per GPU",
+                                 r.rank, r.local_rank, device_count, device_count == 1 ? "" : "s"));
+  return r.local_rank;
+}
+
+RunReport merge_ranks(std::vector<RunReport> per_rank, const Rank& launch) {
+  RunReport out;
+  out.launch = {{"launcher", launch.launcher}, {"ranks", per_rank.size()}, {"hosts", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < per_rank.size(); ++i) {
+    RunReport& r = per_rank[i];
+    const std::string host = host_name(r);
+    out.launch["hosts"].push_back(r.host);
+    for (DeviceInfo& d : r.devices) {
+      d.cuda_index = d.index;
+      d.index = int(i);
+      d.rank = int(i);
+      d.host = host;
+      out.devices.push_back(std::move(d));
+    }
+    for (BenchResult& b : r.results) {
+      b.device = int(i);
+      out.results.push_back(std::move(b));
+    }
+    if (i == 0) {
+      out.host = r.host;
+      out.config = r.config;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpubench
