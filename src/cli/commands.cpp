@@ -227,13 +227,18 @@ int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs
                 const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
   RankChannel channel(rank);
   try {
+    channel.check_world();
     const bool root = rank.rank == 0;
     for (RunRequest& r : runs) {
       if (r.device != 0)
         throw UsageError(fmt::format("started by {}, each rank runs on the GPU of its local rank: leave out --device, "
                                      "--devices and params.device",
                                      rank.launcher));
-      if (const int gpus = cuda_device_count(); gpus > 0) r.device = rank_device(rank, gpus);
+      const std::vector<std::size_t> steps = select_steps(*r.pattern, r.variants);
+      const bool device_steps =
+          std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return !r.pattern->steps[i].on_host; });
+      if (const int gpus = cuda_device_count(); device_steps && gpus > 0)
+        r.device = rank_device(rank, gpus, std::getenv("CUDA_VISIBLE_DEVICES") != nullptr);
     }
     std::vector<OutputTarget> targets;
     if (root) targets = check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);

@@ -147,13 +147,22 @@ std::int64_t energy_batch_runs(double median_ms) {
 }
 
 // A device row's clocks, and with --energy its energy.
-void watch_device_row(BenchResult& b, const StepRun& s, const DeviceInfo& d, cudaStream_t stream,
+void watch_device_row(BenchResult& b, const StepRun& s, bool host_timed, const DeviceInfo& d, cudaStream_t stream,
                       const ClockWatch* watch, const MeasureOptions& m) {
   if (watch) b.clocks = watch->record();
   add_clock_metric(b, watch);
   if (!m.energy || !b.verified) return;
   const std::int64_t runs = energy_batch_runs(b.stats.median_ms);
-  {
+  if (host_timed) {
+    // Its work may be on streams of its own: wait for the whole device.
+    add_energy_metrics(
+        b, d,
+        [&] {
+          for (std::int64_t k = 0; k < runs; ++k) s.body();
+          GPUBENCH_CUDA(cudaDeviceSynchronize());
+        },
+        runs, m.energy_time_s);
+  } else {  // timed with events on `stream`, so all its work is queued there
     QueuedBatches batches(stream, s.body, runs);
     add_energy_metrics(b, d, [&] { batches(); }, runs, m.energy_time_s);
   }
@@ -332,7 +341,8 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
       measure_step(b, s, info, timer.get(), r.measure, watch ? &*watch : nullptr);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
-      if (!info.on_host) watch_device_row(b, s, *c.device, c.env.stream, watch ? &*watch : nullptr, r.measure);
+      if (!info.on_host)
+        watch_device_row(b, s, info.host_timed, *c.device, c.env.stream, watch ? &*watch : nullptr, r.measure);
       b.details = s.details;
       library.push_back(s.library);
     } catch (const CudaError& e) {

@@ -6,7 +6,11 @@ namespace gpubench {
 
 QueuedBatches::QueuedBatches(cudaStream_t stream, std::function<void()> run, std::int64_t runs_per_batch)
     : stream_(stream), run_(std::move(run)), runs_per_batch_(runs_per_batch) {
-  for (cudaEvent_t& e : done_) GPUBENCH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  GPUBENCH_CUDA(cudaEventCreateWithFlags(&done_[0], cudaEventDisableTiming));
+  if (const cudaError_t e = cudaEventCreateWithFlags(&done_[1], cudaEventDisableTiming); e != cudaSuccess) {
+    cudaEventDestroy(done_[0]);
+    GPUBENCH_CUDA(e);
+  }
 }
 
 QueuedBatches::~QueuedBatches() {

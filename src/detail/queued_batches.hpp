@@ -3,7 +3,10 @@
 // each batch before reading did idle it: on the H200 a batch's wait and
 // NVML read took about 4 ms (the runs of an energy window came out that much
 // longer per batch than their median), and that idle time was billed to the
-// runs at the window's average power. A batch must outlast that read.
+// runs at the window's average power. A batch must outlast that read, and
+// the work must all be on `stream` (as it is for steps timed with events
+// there). The lead is one batch or what CUDA's launch queue holds, whichever
+// is less: for runs of a few microseconds the queue may run dry during a read.
 #pragma once
 
 #include <cstdint>

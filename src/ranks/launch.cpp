@@ -40,9 +40,11 @@ std::optional<Rank> launched_rank(const EnvLookup& env) {
   return std::nullopt;
 }
 
-int rank_device(const Rank& r, int device_count) {
+int rank_device(const Rank& r, int device_count, bool visible_devices_set) {
+  if (device_count == 1 && visible_devices_set) return 0;
   if (r.local_rank >= device_count)
-    throw UsageError(fmt::format("rank {} is local rank {} on its host, which has {} GPU{}: start at most one rank per GPU",
+    throw UsageError(fmt::format("rank {} is local rank {} on its host, which shows it {} GPU{}: start at most one rank "
+                                 "per GPU, or bind one to each rank (CUDA_VISIBLE_DEVICES, srun --gpus-per-task=1)",
                                  r.rank, r.local_rank, device_count, device_count == 1 ? "" : "s"));
   return r.local_rank;
 }

@@ -25,9 +25,11 @@ using EnvLookup = std::function<const char*(const char*)>;
 // set; UsageError naming the variable when one is malformed.
 std::optional<Rank> launched_rank(const EnvLookup& env);
 
-// The CUDA device of a rank: its local rank. UsageError when the host has
-// fewer GPUs than ranks on it.
-int rank_device(const Rank& r, int device_count);
+// The CUDA device of a rank that runs device steps: its local rank; or
+// device 0 where the rank sees one GPU and CUDA_VISIBLE_DEVICES is set (a
+// launcher that binds a GPU to each rank, as srun --gpus-per-task=1 does).
+// UsageError when the rank's GPU is not there.
+int rank_device(const Rank& r, int device_count, bool visible_devices_set);
 
 // One report from every rank's, in rank order. Each rank ran on one GPU,
 // so the GPU of rank i becomes device i, with its rank, host and CUDA

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <memory>
 
 #include <fmt/format.h>
 
@@ -47,17 +46,27 @@ RankChannel::RankChannel(const Rank& rank) : rank_(rank) {
     throw UsageError(fmt::format("started as rank {} of {} by {}, but {} cannot be loaded ({}): build gpubench where "
                                  "MPI is installed (libopenmpi-dev) to run under a launcher",
                                  rank.rank, rank.size, rank.launcher, path, dlerror()));
-  auto api = std::make_unique<Api>(Api{symbol<decltype(&gpubench_mpi_init)>(lib_, "gpubench_mpi_init"),
-                                       symbol<decltype(&gpubench_mpi_gather)>(lib_, "gpubench_mpi_gather"),
-                                       symbol<decltype(&gpubench_mpi_free)>(lib_, "gpubench_mpi_free"),
-                                       symbol<decltype(&gpubench_mpi_abort)>(lib_, "gpubench_mpi_abort"),
-                                       symbol<decltype(&gpubench_mpi_finalize)>(lib_, "gpubench_mpi_finalize")});
-  int size = 0, me = 0;
-  if (api->init(&me, &size) != 0) throw UsageError("MPI_Init failed");
-  if (me != rank.rank || size != rank.size)
-    throw UsageError(fmt::format("MPI says rank {} of {}, the launcher's environment rank {} of {}", me, size, rank.rank,
-                                 rank.size));
-  api_ = api.release();
+  try {
+    api_ = new Api{symbol<decltype(&gpubench_mpi_init)>(lib_, "gpubench_mpi_init"),
+                   symbol<decltype(&gpubench_mpi_gather)>(lib_, "gpubench_mpi_gather"),
+                   symbol<decltype(&gpubench_mpi_free)>(lib_, "gpubench_mpi_free"),
+                   symbol<decltype(&gpubench_mpi_abort)>(lib_, "gpubench_mpi_abort"),
+                   symbol<decltype(&gpubench_mpi_finalize)>(lib_, "gpubench_mpi_finalize")};
+  } catch (...) {
+    dlclose(lib_);
+    throw;
+  }
+  if (api_->init(&world_rank_, &world_size_) != 0) {
+    delete api_;
+    api_ = nullptr;
+    throw UsageError("MPI_Init_thread failed");
+  }
+}
+
+void RankChannel::check_world() const {
+  if (world_rank_ != rank_.rank || world_size_ != rank_.size)
+    throw UsageError(fmt::format("MPI says rank {} of {}, the launcher's environment rank {} of {}", world_rank_,
+                                 world_size_, rank_.rank, rank_.size));
 }
 
 RankChannel::~RankChannel() {

@@ -13,8 +13,13 @@ namespace gpubench {
 
 class RankChannel {
  public:
-  // Initializes MPI. UsageError when the plugin or MPI cannot be loaded.
+  // Initializes MPI. UsageError when the plugin cannot be loaded or MPI
+  // does not start: that rank ends alone (mpirun then ends the others;
+  // under srun, --kill-on-bad-exit does).
   explicit RankChannel(const Rank& rank);
+  // UsageError when MPI's world is not the one the launcher's environment
+  // describes. Call it where a failure goes to abort().
+  void check_world() const;
   ~RankChannel();
   RankChannel(const RankChannel&) = delete;
   RankChannel& operator=(const RankChannel&) = delete;
@@ -29,6 +34,7 @@ class RankChannel {
  private:
   struct Api;
   Rank rank_;
+  int world_rank_ = -1, world_size_ = 0;
   void* lib_ = nullptr;
   Api* api_ = nullptr;
 };

@@ -1,8 +1,8 @@
 #include "src/report/json_report.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
@@ -33,7 +33,12 @@ json to_json(const Metric& m) {
 // half of a sweep's file (7 digits are 1 ns in 10 ms for host-timed rows).
 json samples_json(const std::vector<double>& samples_ms) {
   json out = json::array();
-  for (const double ms : samples_ms) out.push_back(std::strtod(fmt::format("{}", float(ms)).c_str(), nullptr));
+  for (const double ms : samples_ms) {
+    const std::string shortest = fmt::format("{}", float(ms));
+    double v = ms;
+    std::from_chars(shortest.data(), shortest.data() + shortest.size(), v);  // not locale-bound, as strtod is
+    out.push_back(v);
+  }
   return out;
 }
 

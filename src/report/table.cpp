@@ -120,9 +120,11 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   std::string out;
   // A report merged from several ranks: each rank's tables, named by rank
   // (its GPU is device `rank`), also for host steps that opened no GPU.
-  const bool ranks = report.launch.is_object() && report.launch.value("ranks", 1) > 1;
+  const nlohmann::json* launched =
+      report.launch.is_object() && report.launch.contains("ranks") ? &report.launch.at("ranks") : nullptr;
+  const bool ranks = launched && launched->is_number_integer() && launched->get<long long>() > 1;
   const bool several = report.devices.size() > 1 || ranks;
-  if (report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
+  if (!several && report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
     const BenchResult& first = report.results[begin];

@@ -84,14 +84,16 @@ TEST_CASE("ranks: a malformed launcher variable is one line naming it") {
         "SLURM_STEP_NUM_TASKS='0' is not a whole number from 1 up");
 }
 
-TEST_CASE("ranks: each rank takes the GPU of its local rank, and no more ranks than GPUs") {
+TEST_CASE("ranks: each rank takes the GPU of its local rank, or the one GPU bound to it") {
   Rank r;
   r.rank = 5;
   r.size = 8;
   r.local_rank = 1;
-  CHECK(rank_device(r, 4) == 1);
-  CHECK_THROWS_WITH(rank_device(r, 1),
-                    "rank 5 is local rank 1 on its host, which has 1 GPU: start at most one rank per GPU");
+  CHECK(rank_device(r, 4, false) == 1);
+  CHECK(rank_device(r, 1, true) == 0);  // its launcher bound one GPU to it
+  CHECK_THROWS_WITH(rank_device(r, 1, false),
+                    "rank 5 is local rank 1 on its host, which shows it 1 GPU: start at most one rank per GPU, or bind "
+                    "one to each rank (CUDA_VISIBLE_DEVICES, srun --gpus-per-task=1)");
 }
 
 TEST_CASE("ranks: rank 0's report holds every rank's rows, each GPU with its rank, host and CUDA index") {
