@@ -183,6 +183,11 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
   return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
 }
 
+// The --json and --csv paths, checked before anything runs.
+std::vector<OutputTarget> output_targets(const OutputArgs& o, const std::vector<std::string>& inputs) {
+  return check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);
+}
+
 // Prints the report's tables and writes its files (to the targets
 // check_outputs gave, in the order named_outputs named them); exit 1 when
 // any result failed verification.
@@ -234,14 +239,11 @@ int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs
         throw UsageError(fmt::format("started by {}, each rank runs on the GPU of its local rank: leave out --device, "
                                      "--devices and params.device",
                                      rank.launcher));
-      const std::vector<std::size_t> steps = select_steps(*r.pattern, r.variants);
-      const bool device_steps =
-          std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return !r.pattern->steps[i].on_host; });
-      if (const int gpus = cuda_device_count(); device_steps && gpus > 0)
+      if (const int gpus = cuda_device_count(); has_device_steps(r) && gpus > 0)
         r.device = rank_device(rank, gpus, std::getenv("CUDA_VISIBLE_DEVICES") != nullptr);
     }
     std::vector<OutputTarget> targets;
-    if (root) targets = check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);
+    if (root) targets = output_targets(o, inputs);
     for (const auto& r : runs) check_host(r);
     if (o.dry_run) return root ? dry_run(runs, out) : kExitOk;
     const RunReport mine = run_all(runs, std::move(config), progress && root, err);
@@ -261,8 +263,7 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
                    const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
   const std::optional<Rank> rank = launched_rank([](const char* name) { return std::getenv(name); });
   if (rank && rank->size > 1) return run_as_rank(*rank, runs, o, std::move(config), inputs, progress, out, err);
-  const std::vector<OutputTarget> targets =
-      check_outputs(named_outputs({{o.json, &o.json_path}, {o.csv, &o.csv_path}}), inputs);
+  const std::vector<OutputTarget> targets = output_targets(o, inputs);
   for (const auto& r : runs) check_host(r);
   if (o.dry_run) return dry_run(runs, out);
   return print_and_write(run_all(runs, std::move(config), progress, err), o, targets, out, err);

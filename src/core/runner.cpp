@@ -57,9 +57,7 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   Checked c;
   const std::vector<std::size_t> chosen = select_steps(p, r.variants);
   c.fixture = p.fixture(r.point);
-  const bool device_steps =
-      std::any_of(chosen.begin(), chosen.end(), [&](std::size_t i) { return !p.steps[i].on_host; });
-  if (device_steps) {
+  if (has_device_steps(r)) {
     if (cuda_device_count() == 0)
       throw NoDeviceError("no CUDA device found (every variant but the host ones needs an NVIDIA GPU and its driver)");
     c.device = open_device(r.device);
@@ -209,6 +207,11 @@ std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names
   for (std::size_t i = 0; i < p.steps.size(); ++i)
     if (std::find(wanted.begin(), wanted.end(), p.steps[i].name) != wanted.end()) chosen.push_back(i);
   return chosen;
+}
+
+bool has_device_steps(const RunRequest& r) {
+  const std::vector<std::size_t> steps = select_steps(*r.pattern, r.variants);
+  return std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return !r.pattern->steps[i].on_host; });
 }
 
 std::vector<int> parse_devices(const std::string& text, const std::string& what) {

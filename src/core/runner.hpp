@@ -27,6 +27,9 @@ std::string describe(const RunRequest& r);
 // list), in ladder order. Throws UsageError naming the valid steps.
 std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names);
 
+// Whether any step the request selects runs on the GPU (and so needs one).
+bool has_device_steps(const RunRequest& r);
+
 // The most runs one command or one config benchmark plans, unless told otherwise.
 constexpr std::size_t kDefaultMaxRuns = 100000;
 
