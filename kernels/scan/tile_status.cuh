@@ -12,6 +12,7 @@
 
 #include <cuda/atomic>
 #include <map>
+#include <type_traits>
 
 #include "kernels/scan/scan_common.cuh"
 
@@ -40,19 +41,39 @@ __global__ void reset_kernel(Word32* words, std::int64_t count) {
 
 enum TileFlag : int { kTileEmpty = 0, kTileAggregate = 1, kTilePrefix = 2 };
 
+// A 16-byte word read and written whole: sm_90's 128-bit loads and stores
+// are single accesses, so a reader never sees one half new and one old.
+struct alignas(16) Word128 {
+  unsigned long long flag, bits;
+};
+
+__device__ __forceinline__ void store_relaxed(Word128* p, Word128 w) {
+  asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}" ::"l"(p),
+               "l"(w.flag), "l"(w.bits)
+               : "memory");
+}
+
+__device__ __forceinline__ Word128 load_relaxed(const Word128* p) {
+  Word128 w;
+  asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+               : "=l"(w.flag), "=l"(w.bits)
+               : "l"(p)
+               : "memory");
+  return w;
+}
+
 template <class T>
 struct TileStatus {
-  // 4-byte values travel with their flag in one 8-byte word: one store to
-  // publish, one load to read, no fences. Wider values use a flag per tile
-  // and two value arrays, ordered by release and acquire.
-  static constexpr bool kPacked = sizeof(T) == 4;
-  using Word = unsigned long long;
+  // A value travels with its flag in one word, 8 bytes for 4-byte values and
+  // 16 for 8-byte ones: one relaxed store to publish, one relaxed load to
+  // read, no fences. (8-byte values used to sit apart from their flag,
+  // ordered by a release store and an acquire load: the fences behind
+  // those held float64 at 0.75x CUB, which packs them the same way.)
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "tile values are 4 or 8 bytes");
+  using Word = std::conditional_t<sizeof(T) == 4, unsigned long long, Word128>;
 
-  unsigned* ticket;            // next tile number
-  Word* words = nullptr;       // packed: flag << 32 | value bits
-  int* flags = nullptr;        // otherwise: the flag,
-  T* aggregate = nullptr;      // the tile's own sum,
-  T* inclusive = nullptr;      // everything up to and including the tile
+  unsigned* ticket;      // next tile number
+  Word* words = nullptr;  // per tile: the flag and the value's bits
 
   struct Published {
     int flag;
@@ -60,23 +81,14 @@ struct TileStatus {
   };
 
   static std::size_t bytes(std::int64_t tiles) {
-    return align_up(sizeof(unsigned)) + (kPacked ? align_up(tiles * sizeof(Word))
-                                                 : align_up(tiles * sizeof(int)) + 2 * align_up(tiles * sizeof(T)));
+    return align_up(sizeof(unsigned)) + align_up(tiles * sizeof(Word));
   }
 
   static TileStatus at(void* scratch, std::int64_t tiles) {
     auto* p = static_cast<unsigned char*>(scratch);
     TileStatus s;
     s.ticket = reinterpret_cast<unsigned*>(p);
-    p += align_up(sizeof(unsigned));
-    if constexpr (kPacked) {
-      s.words = reinterpret_cast<Word*>(p);
-    } else {
-      s.flags = reinterpret_cast<int*>(p);
-      p += align_up(tiles * sizeof(int));
-      s.aggregate = reinterpret_cast<T*>(p);
-      s.inclusive = reinterpret_cast<T*>(p + align_up(tiles * sizeof(T)));
-    }
+    s.words = reinterpret_cast<Word*>(p + align_up(sizeof(unsigned)));
     return s;
   }
 
@@ -84,41 +96,42 @@ struct TileStatus {
   // timed region (CUB's scan runs an initialization kernel for the same
   // purpose).
   void reset(std::int64_t tiles, cudaStream_t stream) const {
-    const std::int64_t bytes = align_up(sizeof(unsigned)) + tiles * (kPacked ? sizeof(Word) : sizeof(int));
+    const std::int64_t bytes = align_up(sizeof(unsigned)) + tiles * std::int64_t(sizeof(Word));
     const std::int64_t words = bytes / sizeof(unsigned);
     reset_kernel<<<unsigned(std::min<std::int64_t>((words + 255) / 256, 1024)), 256, 0, stream>>>(ticket, words);
     GPUBENCH_CHECK_LAUNCH();
   }
 
   __device__ void publish(int tile, T value, TileFlag flag) const {
-    if constexpr (kPacked) {
+    if constexpr (sizeof(T) == 4) {
       unsigned bits;
       memcpy(&bits, &value, sizeof bits);
       cuda::atomic_ref<Word, cuda::thread_scope_device>(words[tile]).store(Word(flag) << 32 | bits,
                                                                              cuda::memory_order_relaxed);
     } else {
-      (flag == kTilePrefix ? inclusive : aggregate)[tile] = value;
-      cuda::atomic_ref<int, cuda::thread_scope_device>(flags[tile]).store(flag, cuda::memory_order_release);
+      Word128 w{static_cast<unsigned long long>(flag), 0};
+      memcpy(&w.bits, &value, sizeof value);
+      store_relaxed(words + tile, w);
     }
   }
 
   // Waits until the tile has published something; returns it.
   __device__ Published wait(int tile) const {
-    if constexpr (kPacked) {
+    T value;
+    if constexpr (sizeof(T) == 4) {
       cuda::atomic_ref<Word, cuda::thread_scope_device> w(words[tile]);
       Word word;
       while (((word = w.load(cuda::memory_order_relaxed)) >> 32) == kTileEmpty) {
       }
       const unsigned bits = unsigned(word);
-      T value;
       memcpy(&value, &bits, sizeof value);
       return {int(word >> 32), value};
     } else {
-      cuda::atomic_ref<int, cuda::thread_scope_device> f(flags[tile]);
-      int flag;
-      while ((flag = f.load(cuda::memory_order_acquire)) == kTileEmpty) {
+      Word128 w;
+      while ((w = load_relaxed(words + tile)).flag == kTileEmpty) {
       }
-      return {flag, flag == kTilePrefix ? inclusive[tile] : aggregate[tile]};
+      memcpy(&value, &w.bits, sizeof value);
+      return {int(w.flag), value};
     }
   }
 };
