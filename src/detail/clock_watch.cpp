@@ -21,6 +21,12 @@ std::optional<double> reference_mhz(Telemetry& t) {
   return max;
 }
 
+// Whether the power limit in force is the board's rated one; unknown is not.
+bool at_rated_power(Telemetry& t) {
+  const std::optional<double> limit = t.power_limit_w(), rated = t.default_power_limit_w();
+  return limit && rated && *limit >= *rated;
+}
+
 }  // namespace
 
 ClockWatch::ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clock clock)
@@ -29,6 +35,7 @@ ClockWatch::ClockWatch(Telemetry& telemetry, double threshold, bool discard, Clo
       discard_(discard),
       clock_(std::move(clock)),
       max_mhz_(reference_mhz(telemetry)),
+      rated_power_(at_rated_power(telemetry)),
       last_poll_s_(clock_.now_s()) {}
 
 std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
@@ -45,9 +52,12 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
     min_mhz_ = std::min(min_mhz_.value_or(*mhz), *mhz);
   }
   const bool slow = mhz && max_mhz_ && !idle && *mhz < threshold_ * *max_mhz_;
-  if (reasons & kReasonPowerCap) ++power_capped_polls_;
+  const bool capped = reasons & kReasonPowerCap;
+  if (capped) ++power_capped_polls_;
+  const bool own_draw = slow && capped && rated_power_;
+  if (own_draw) power_limited_ = true;
   const std::uint64_t held =
-      (reasons & kThrottleReasons) | (slow ? kBelowThreshold | (reasons & kReasonPowerCap) : 0);
+      (reasons & kThrottleReasons) | (slow && !own_draw ? kBelowThreshold | (reasons & kReasonPowerCap) : 0);
   const std::size_t group = taken - group_start_;
   if (!held) {
     group_start_ = taken;
@@ -80,6 +90,7 @@ nlohmann::json ClockWatch::record() const {
           {"reference_sm_mhz", opt(max_mhz_)},
           {"polls", polls_},
           {"power_capped_polls", power_capped_polls_},
+          {"power_limited", power_limited_},
           {"threshold", threshold_},
           {"throttled", throttled_},
           {"reasons", names(reasons_)},

@@ -4,7 +4,11 @@
 // it judges the samples since the previous poll. They are suspect when the
 // clock was below threshold x the maximum SM clock (or the application
 // clock, where it is lower; polls that find the GPU idle do not count for
-// this) or a throttle reason other than the power cap was set. Suspect samples
+// this) or a throttle reason other than the power cap was set. A low clock
+// under the power cap at the GPU's rated power limit is the step's own draw
+// (dense tensor-core work holds an H200 at 700 W): recorded as
+// power-limited, not suspect; under a limit set below the rated one it is
+// suspect like any other low clock. Suspect samples
 // are kept and the row marked throttled, or, with discard, dropped and
 // retaken after a cool-down, at most kMaxRetakes times per row.
 #pragma once
@@ -31,8 +35,8 @@ class ClockWatch final : public SampleWatch {
 
   bool throttled() const { return throttled_; }
   // {"sm_mhz_mean", "sm_mhz_min", "reference_sm_mhz", "polls",
-  //  "power_capped_polls", "threshold", "throttled", "reasons", "discarded",
-  //  "discarded_reasons"}
+  //  "power_capped_polls", "power_limited", "threshold", "throttled",
+  //  "reasons", "discarded", "discarded_reasons"}
   nlohmann::json record() const;
   // The mean SM clock over the polls that found the GPU busy (all polls if none did).
   std::optional<double> mean_mhz() const;
@@ -43,12 +47,13 @@ class ClockWatch final : public SampleWatch {
   bool discard_;
   Clock clock_;
   std::optional<double> max_mhz_;  // the reference: the maximum or a lower application clock
+  bool rated_power_;               // the enforced power limit is the board's default
   double last_poll_s_;
   std::size_t group_start_ = 0;  // samples before it were judged by earlier polls
   int polls_ = 0, busy_polls_ = 0, retakes_ = 0, power_capped_polls_ = 0;
   double sum_all_ = 0, sum_busy_ = 0;
   std::optional<double> min_mhz_;
-  bool throttled_ = false;
+  bool throttled_ = false, power_limited_ = false;
   std::uint64_t reasons_ = 0, discarded_reasons_ = 0;
   std::size_t discarded_ = 0;
 };

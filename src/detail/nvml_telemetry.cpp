@@ -37,6 +37,7 @@ class Nvml final : public Telemetry {
     energy_ = sym<Return (*)(Device, unsigned long long*)>("nvmlDeviceGetTotalEnergyConsumption");
     temperature_ = sym<Return (*)(Device, unsigned, unsigned*)>("nvmlDeviceGetTemperature");
     power_limit_ = sym<Return (*)(Device, unsigned*)>("nvmlDeviceGetEnforcedPowerLimit");
+    default_power_limit_ = sym<Return (*)(Device, unsigned*)>("nvmlDeviceGetPowerManagementDefaultLimit");
     persistence_ = sym<Return (*)(Device, int*)>("nvmlDeviceGetPersistenceMode");
     ecc_ = sym<Return (*)(Device, int*, int*)>("nvmlDeviceGetEccMode");
     driver_ = sym<Return (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
@@ -58,13 +59,15 @@ class Nvml final : public Telemetry {
     if (!temperature_ || temperature_(device_, kTemperatureGpu, &t) != 0) return std::nullopt;
     return t;
   }
+  std::optional<double> power_limit_w() override { return watts(power_limit_); }
+  std::optional<double> default_power_limit_w() override { return watts(default_power_limit_); }
 
   nlohmann::json state() override {
     nlohmann::json s = nlohmann::json::object();
     char version[96] = {};
     if (driver_ && driver_(version, sizeof version) == 0) s["driver_version"] = version;
-    unsigned mw = 0;
-    if (power_limit_ && power_limit_(device_, &mw) == 0) s["power_limit_w"] = mw / 1000.0;
+    if (auto v = watts(power_limit_)) s["power_limit_w"] = *v;
+    if (auto v = watts(default_power_limit_)) s["default_power_limit_w"] = *v;
     if (auto v = clock(max_clock_, kClockSm)) s["max_sm_clock_mhz"] = *v;
     if (auto v = clock(max_clock_, kClockMem)) s["max_memory_clock_mhz"] = *v;
     if (auto v = clock(app_clock_, kClockSm)) s["application_sm_clock_mhz"] = *v;
@@ -85,6 +88,11 @@ class Nvml final : public Telemetry {
     if (!f || f(device_, type, &mhz) != 0) return std::nullopt;
     return mhz;
   }
+  std::optional<double> watts(Return (*f)(Device, unsigned*)) {
+    unsigned mw = 0;
+    if (!f || f(device_, &mw) != 0) return std::nullopt;
+    return mw / 1000.0;
+  }
   std::optional<std::uint64_t> counter(Return (*f)(Device, unsigned long long*)) {
     unsigned long long v = 0;
     if (!f || f(device_, &v) != 0) return std::nullopt;
@@ -100,6 +108,7 @@ class Nvml final : public Telemetry {
   Return (*energy_)(Device, unsigned long long*) = nullptr;
   Return (*temperature_)(Device, unsigned, unsigned*) = nullptr;
   Return (*power_limit_)(Device, unsigned*) = nullptr;
+  Return (*default_power_limit_)(Device, unsigned*) = nullptr;
   Return (*persistence_)(Device, int*) = nullptr;
   Return (*ecc_)(Device, int*, int*) = nullptr;
   Return (*driver_)(char*, unsigned) = nullptr;

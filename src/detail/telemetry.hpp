@@ -18,8 +18,9 @@ namespace gpubench {
 // NVML's clock-event reasons (nvmlClocksEventReason*). Idle, application
 // and display clock settings and sync boost are not throttling. The
 // software power cap is where a busy H200 normally runs at full power: it
-// is recorded, but it makes a sample suspect only with a clock below the
-// threshold; slowdowns, thermal limits and the power brake always do.
+// is recorded, and with a clock below the threshold it makes a sample
+// suspect only where the power limit was set below the GPU's rated
+// (default) limit; slowdowns, thermal limits and the power brake always do.
 inline constexpr std::uint64_t kReasonIdle = 0x1;
 inline constexpr std::uint64_t kReasonPowerCap = 0x4;
 inline constexpr std::uint64_t kThrottleReasons = 0x8 | 0x20 | 0x40 | 0x80;
@@ -37,6 +38,8 @@ class Telemetry {
   virtual std::optional<std::uint64_t> clock_event_reasons() = 0;  // now
   virtual std::optional<std::uint64_t> energy_mj() = 0;  // the total-energy counter, millijoules
   virtual std::optional<double> temperature_c() = 0;
+  virtual std::optional<double> power_limit_w() = 0;          // enforced now
+  virtual std::optional<double> default_power_limit_w() = 0;  // the board's rated limit
   // Driver version, power limit, maximum and application clocks,
   // persistence mode, ECC: what is known, by name.
   virtual nlohmann::json state() = 0;

@@ -137,8 +137,9 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.device = j.contains("device") ? field<int>(j, "device", where) : -1;  // older files: not recorded
   if (j.contains("clocks") && !j.at("clocks").is_null()) {
     r.clocks = field<json>(j, "clocks", where);
-    if (!r.clocks.is_object() || (r.clocks.contains("throttled") && !r.clocks.at("throttled").is_boolean()))
-      throw UsageError(fmt::format("{}/clocks: expected an object whose throttled is true or false", where));
+    const auto flag = [&](const char* key) { return r.clocks.contains(key) && !r.clocks.at(key).is_boolean(); };
+    if (!r.clocks.is_object() || flag("throttled") || flag("power_limited"))
+      throw UsageError(fmt::format("{}/clocks: expected an object whose throttled and power_limited are true or false", where));
   }
   if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
   // A gate must not compare what no run can have measured.

@@ -51,6 +51,8 @@ struct BenchResult {
 
   // The SM clock was held down while it was sampled (and its samples kept).
   bool throttled() const { return clocks.is_object() && clocks.value("throttled", false); }
+  // At the GPU's rated power limit, its clock held down by its own draw.
+  bool power_limited() const { return clocks.is_object() && clocks.value("power_limited", false); }
 
   const Metric* metric(const std::string& name) const;
   // The primary metric's value, absent when it has none.

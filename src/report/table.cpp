@@ -38,6 +38,11 @@ Layout layout_of(const std::vector<BenchResult>& rs, std::size_t begin, std::siz
   return l;
 }
 
+constexpr const char* kPowerCell = "no (power)";
+constexpr const char* kPowerLegend =
+    "no (power): at the GPU's rated power limit, the SM clock (MHz) held down by the step's own draw, not by heat "
+    "or a lowered limit\n";
+
 // The header, which columns are text, and the rows of results [begin, end).
 struct Table {
   Cells header;
@@ -71,7 +76,7 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
     row.push_back(opt_fmt(step_speedup(rs, i), "{:.2f}x"));
     row.push_back(opt_fmt(total_speedup(rs, i), "{:.2f}x"));
     row.push_back(timed ? fmt::format("{:.1f}%", 100 * r.stats.noise) : "-");
-    if (clocked) row.push_back(!r.clocks.is_object() ? "-" : r.throttled() ? "YES" : "no");
+    if (clocked) row.push_back(!r.clocks.is_object() ? "-" : r.throttled() ? "YES" : r.power_limited() ? kPowerCell : "no");
     row.push_back(r.verified ? "PASS" : "FAIL");
     t.rows.push_back(std::move(row));
   }
@@ -135,8 +140,9 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
     }
     const Table t = table_of(report, begin, end);
     out += "\n" + params_line(first) + (several ? fmt::format(" {}={}", ranks ? "rank" : "device", first.device) : "") +
-           "\n" + gap +
-           columns(t);
+           "\n" + gap + columns(t);
+    const auto powered = [](const Cells& row) { return std::find(row.begin(), row.end(), kPowerCell) != row.end(); };
+    if (std::any_of(t.rows.begin(), t.rows.end(), powered)) out += gap + kPowerLegend;
   });
   return out + failures(report);
 }

@@ -110,6 +110,18 @@ TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
   CHECK(format_time(3.14159) == "3.142 ms");
 }
 
+TEST_CASE("the throttled column: YES, no, and no (power) with its legend for a step at the rated power limit") {
+  RunReport rep = sample_report();
+  rep.results.at(0).clocks = {{"throttled", true}};
+  rep.results.at(1).clocks = {{"throttled", false}, {"power_limited", true}};
+  rep.results.at(2).clocks = {{"throttled", false}};
+  const std::string t = format_table(rep);
+  for (const char* s : {"throttled", "YES", "no (power)", "no (power): at the GPU's rated power limit"})
+    CHECK(t.find(s) != std::string::npos);
+  rep.results.at(1).clocks = {{"throttled", false}};
+  CHECK(format_table(rep).find("no (power)") == std::string::npos);
+}
+
 TEST_CASE("CSV has a header and one row per result") {
   const std::string csv = format_csv(sample_report());
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);

@@ -30,6 +30,9 @@ struct FakeGpu final : Telemetry {
     return std::uint64_t(std::llround(stepped * watts * 1000));
   }
   std::optional<double> temperature_c() override { return 40.0; }
+  std::optional<double> power_limit_w() override { return limit_w; }
+  std::optional<double> default_power_limit_w() override { return 700.0; }
+  std::optional<double> limit_w = 700.0;
   nlohmann::json state() override { return nlohmann::json::object(); }
 
   Clock clock() {
@@ -80,21 +83,39 @@ TEST_CASE("a planted hardware slowdown marks the row, or is dropped and retaken 
   }
 }
 
-TEST_CASE("the power cap alone is recorded but not suspect, and with a low clock it is named") {
+TEST_CASE("the power cap is recorded; a low clock under it is the step's own draw at the rated limit, suspect under a lowered one") {
   FakeGpu gpu;
   gpu.reasons = [](double) { return kReasonPowerCap; };
   SECTION("full clock") {
     ClockWatch watch(gpu, 0.9, false, gpu.clock());
     sample_with(gpu, watch);
     CHECK_FALSE(watch.throttled());
+    CHECK_FALSE(watch.record().at("power_limited").get<bool>());
     CHECK(watch.record().at("power_capped_polls").get<int>() >= 4);
   }
-  SECTION("held down") {
+  SECTION("held down at the rated limit") {
+    gpu.mhz = [](double) { return 1700.0; };
+    ClockWatch watch(gpu, 0.9, true, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK_FALSE(watch.throttled());
+    CHECK(watch.record().at("power_limited").get<bool>());
+    CHECK(watch.record().at("discarded") == 0);
+  }
+  SECTION("held down under a lowered limit") {
+    gpu.limit_w = 400.0;
     gpu.mhz = [](double) { return 1400.0; };
     ClockWatch watch(gpu, 0.9, false, gpu.clock());
     sample_with(gpu, watch);
     CHECK(watch.throttled());
+    CHECK_FALSE(watch.record().at("power_limited").get<bool>());
     CHECK(watch.record().at("reasons") == nlohmann::json{"sw_power_cap", "sm_clock_below_threshold"});
+  }
+  SECTION("held down where the limits are unknown") {
+    gpu.limit_w.reset();
+    gpu.mhz = [](double) { return 1400.0; };
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK(watch.throttled());
   }
 }
 
