@@ -54,7 +54,9 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
   const bool slow = mhz && max_mhz_ && !idle && *mhz < threshold_ * *max_mhz_;
   const bool capped = reasons & kReasonPowerCap;
   if (capped) ++power_capped_polls_;
-  const bool own_draw = slow && capped && rated_power_;
+  // The cap comes and goes as the draw swings about the limit, and the clock
+  // trails it: once a row has met the cap, a low clock is still its draw.
+  const bool own_draw = slow && rated_power_ && power_capped_polls_ > 0;
   if (own_draw) power_limited_ = true;
   const std::uint64_t held =
       (reasons & kThrottleReasons) | (slow && !own_draw ? kBelowThreshold | (reasons & kReasonPowerCap) : 0);

@@ -5,7 +5,8 @@
 // clock was below threshold x the maximum SM clock (or the application
 // clock, where it is lower; polls that find the GPU idle do not count for
 // this) or a throttle reason other than the power cap was set. A low clock
-// under the power cap at the GPU's rated power limit is the step's own draw
+// at the GPU's rated power limit, once a poll of the row has found the
+// power cap, is the step's own draw
 // (dense tensor-core work holds an H200 at 700 W): recorded as
 // power-limited, not suspect; under a limit set below the rated one it is
 // suspect like any other low clock. Suspect samples

@@ -101,6 +101,21 @@ TEST_CASE("the power cap is recorded; a low clock under it is the step's own dra
     CHECK(watch.record().at("power_limited").get<bool>());
     CHECK(watch.record().at("discarded") == 0);
   }
+  SECTION("the cap's bit coming and going while the clock stays low") {
+    gpu.reasons = [](double t) { return std::int64_t(t * 1000) / 10 % 2 ? kReasonPowerCap : std::uint64_t(0); };
+    gpu.mhz = [](double t) { return t < 0.005 ? 1980.0 : 1650.0; };
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK_FALSE(watch.throttled());
+    CHECK(watch.record().at("power_limited").get<bool>());
+  }
+  SECTION("a low clock before any cap is suspect") {
+    gpu.reasons = [](double) { return std::uint64_t(0); };
+    gpu.mhz = [](double) { return 1650.0; };
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK(watch.throttled());
+  }
   SECTION("held down under a lowered limit") {
     gpu.limit_w = 400.0;
     gpu.mhz = [](double) { return 1400.0; };
