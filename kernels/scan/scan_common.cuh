@@ -128,12 +128,12 @@ __device__ __forceinline__ void scan_items(T (&v)[kItems], T prefix, bool exclus
 // Dispatch from a Problem's dtype to an implementation's templates.
 template <class Impl>
 std::size_t scratch_dispatch(const Problem& p) {
-  return visit_dtype(p.dtype, [&](auto tag) { return Impl::template scratch_bytes<typename decltype(tag)::type>(p); });
+  return visit_dtype_with_int64(p.dtype, [&](auto tag) { return Impl::template scratch_bytes<typename decltype(tag)::type>(p); });
 }
 
 template <class Impl>
 void run_dispatch(const Problem& p, const Workspace& ws) {
-  visit_dtype(p.dtype, [&](auto tag) { Impl::template run<typename decltype(tag)::type>(p, ws); });
+  visit_dtype_with_int64(p.dtype, [&](auto tag) { Impl::template run<typename decltype(tag)::type>(p, ws); });
 }
 
 }  // namespace gpubench::scan

@@ -19,7 +19,7 @@ inline Axis dtype_axis(const std::vector<DType>& types = {DType::i32, DType::f32
 
 // The type a dtype_axis() value names.
 inline DType dtype_named(const std::string& name) {
-  for (const DType t : {DType::i32, DType::f32, DType::f64})
+  for (const DType t : {DType::i32, DType::f32, DType::f64, DType::i64})
     if (name == dtype_name(t)) return t;
   return DType::i32;
 }

@@ -36,7 +36,7 @@ void check_all(std::int64_t n, DType dtype, scan::Kind kind, const char* variant
 TEST_CASE("every scan step is correct at small, odd and tile-straddling sizes", "[gpu][scan]") {
   std::vector<std::int64_t> sizes = {1, 2, 31, 1024, 1025, 4097, 65537, (1 << 20) + 3};
   if (!std::getenv("GPUBENCH_TEST_QUICK")) sizes.push_back(std::int64_t(1) << 24);  // too slow under a sanitizer
-  for (auto dtype : {DType::i32, DType::f32, DType::f64})
+  for (auto dtype : {DType::i32, DType::f32, DType::f64, DType::i64})
     for (auto kind : {scan::Kind::inclusive, scan::Kind::exclusive})
       for (const std::int64_t n : sizes) check_all(n, dtype, kind);
 }

@@ -1,6 +1,7 @@
 // The scan reference check and the CPU scan, without a GPU.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -26,6 +27,23 @@ TEST_CASE("the cpu scan passes the check, inclusive and exclusive, and a wrong e
   std::vector<int> in = {3, 1, 4, 1, 5}, out(5);
   cpu_scan(in.data(), out.data(), 5, DType::i32, Kind::exclusive);
   CHECK(out == std::vector<int>{0, 3, 4, 8, 9});
+}
+
+TEST_CASE("int64 scan inputs need the upper 32 bits, the check is exact there, and a low-32-bit sum fails it", "[scan]") {
+  const std::int64_t n = 4097;
+  std::vector<long long> in(n), out(n);
+  fill_input(in.data(), n, DType::i64, 11);
+  long long largest = 0;
+  for (long long x : in) largest = std::max(largest, x < 0 ? -x : x);
+  CHECK(largest > (1ll << 32));
+  CHECK(largest <= (1ll << 40));
+  for (Kind kind : {Kind::inclusive, Kind::exclusive}) {
+    cpu_scan(in.data(), out.data(), n, DType::i64, kind);
+    CHECK(verify_scan(in.data(), out.data(), n, DType::i64, kind).ok);
+    std::vector<long long> low(out);
+    for (long long& x : low) x = static_cast<long long>(static_cast<std::uint32_t>(x));  // a 32-bit accumulator's answer
+    CHECK_FALSE(verify_scan(in.data(), low.data(), n, DType::i64, kind).ok);
+  }
 }
 
 TEST_CASE("float scan inputs are multiples of 1/8 and NaN fails the check", "[scan]") {

@@ -15,27 +15,45 @@ namespace gpubench::scan {
 namespace {
 
 template <class T>
+constexpr double kIntRange = sizeof(T) == 8 ? 1099511627776.0 : 1000.0;
+
+template <class T>
 void fill_typed(T* v, std::int64_t n, std::uint64_t seed) {
   const std::uint64_t base = mix(seed);
   parallel_chunks(n, [&](unsigned, std::int64_t b, std::int64_t e) {
     for (std::int64_t i = b; i < e; ++i) {
-      if constexpr (std::is_integral_v<T>) v[i] = T(std::floor(uniform_pm1(base, i) * 1000));
+      // int64 spans +-2^40, so that its sums need the upper 32 bits at once.
+      if constexpr (std::is_integral_v<T>) v[i] = T(std::floor(uniform_pm1(base, i) * kIntRange<T>));
       else v[i] = T(int(mix(base + std::uint64_t(i)) % 65) - 32) / 8;  // symmetric: no drift in the sums
     }
   });
 }
 
-// The reference's accumulator: wrapping 32-bit for int32, double for floats
-// (exact for fill_input's values); the CPU baseline's: wrapping 32-bit, or
+// The unsigned type of an integer's width, whose sums wrap as the GPU's do.
+template <class T>
+using Wrapping = std::make_unsigned_t<T>;
+
+// The reference's accumulator: wrapping at the integer's width, double for
+// floats (exact for fill_input's values); the CPU baseline's: wrapping, or
 // the type itself.
+template <class T, bool = std::is_integral_v<T>>
+struct Accumulators {
+  using reference = double;
+  using cpu = T;
+};
 template <class T>
-using Acc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, double>;
+struct Accumulators<T, true> {
+  using reference = Wrapping<T>;
+  using cpu = Wrapping<T>;
+};
 template <class T>
-using CpuAcc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, T>;
+using Acc = typename Accumulators<T>::reference;
+template <class T>
+using CpuAcc = typename Accumulators<T>::cpu;
 
 template <class A, class T>
 A add(A a, T x) {
-  if constexpr (std::is_integral_v<T>) return a + std::uint32_t(x);
+  if constexpr (std::is_integral_v<T>) return a + Wrapping<T>(x);
   else return a + x;
 }
 
@@ -72,7 +90,7 @@ Verdict verify_typed(const T* in, const T* out, std::int64_t n, Kind kind) {
       running = inclusive;
       bool ok;
       if constexpr (std::is_integral_v<T>) {
-        ok = std::uint32_t(out[i]) == expected;
+        ok = Wrapping<T>(out[i]) == expected;
       } else {
         largest = std::max(largest, std::fabs(expected));
         const double tol = 16 * largest * std::numeric_limits<T>::epsilon();
@@ -104,18 +122,18 @@ void cpu_typed(const T* in, T* out, std::int64_t n, Kind kind) {
 }  // namespace
 
 void fill_input(void* dst, std::int64_t n, DType dtype, std::uint64_t seed) {
-  visit_dtype(dtype, [&](auto t) { fill_typed(static_cast<typename decltype(t)::type*>(dst), n, seed); });
+  visit_dtype_with_int64(dtype, [&](auto t) { fill_typed(static_cast<typename decltype(t)::type*>(dst), n, seed); });
 }
 
 Verdict verify_scan(const void* in, const void* out, std::int64_t n, DType dtype, Kind kind) {
-  return visit_dtype(dtype, [&](auto t) {
+  return visit_dtype_with_int64(dtype, [&](auto t) {
     using T = typename decltype(t)::type;
     return verify_typed(static_cast<const T*>(in), static_cast<const T*>(out), n, kind);
   });
 }
 
 void cpu_scan(const void* in, void* out, std::int64_t n, DType dtype, Kind kind) {
-  visit_dtype(dtype, [&](auto t) {
+  visit_dtype_with_int64(dtype, [&](auto t) {
     using T = typename decltype(t)::type;
     cpu_typed(static_cast<const T*>(in), static_cast<T*>(out), n, kind);
   });

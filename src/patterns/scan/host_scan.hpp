@@ -11,7 +11,8 @@
 
 namespace gpubench::scan {
 
-// n seeded random values: int32 from [-1000, 1000); floats k/8 for k
+// n seeded random values: int32 from [-1000, 1000), int64 from
+// [-2^40, 2^40); floats k/8 for k
 // uniform in -32..32 (mean zero). Every partial sum of such floats is exact
 // in float32 while it stays below 2^21 in magnitude, and in float64 below
 // 2^50, whatever the order of the additions; their sums are a random walk
@@ -20,7 +21,7 @@ namespace gpubench::scan {
 void fill_input(void* dst, std::int64_t n, DType dtype, std::uint64_t seed);
 
 // Checks out against the inclusive or exclusive prefix sums of in, computed
-// on every host thread: int32 exactly (wrapping, as the GPU's adds do);
+// on every host thread: integers exactly (wrapping, as the GPU's adds do);
 // floats in double (exact for these inputs up to 2^50), within 16 units in
 // the last place (of the type) of the largest partial sum seen in the
 // chunk being checked, which only matters past the exact range above. NaN

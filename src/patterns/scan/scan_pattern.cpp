@@ -119,7 +119,7 @@ const Pattern& scan_pattern() {
     Axis n = size_axis("n", "Elements to scan: 4194304, 4M, 2^22, a comma-separated list, or 2^16:2^30", "2^28",
                        std::int64_t(1) << 40);
     n.flags = "-n,--n";
-    d.axes = {n, dtype_axis(),
+    d.axes = {n, dtype_axis({DType::i32, DType::f32, DType::f64, DType::i64}),
               choice_axis("kind", "inclusive (out[i] includes in[i]) or exclusive", {"inclusive", "exclusive"})};
     d.ladders = {{"course", ""}, {"single-pass", ""}, {"baseline", ""}};
     for (const scan::Step& s : scan::ladder())
