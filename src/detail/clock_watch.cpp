@@ -55,9 +55,12 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
   const bool capped = reasons & kReasonPowerCap;
   if (capped) ++power_capped_polls_;
   // The cap comes and goes as the draw swings about the limit, and the clock
-  // trails it: once a row has met the cap, a low clock is still its draw.
-  const bool own_draw = slow && rated_power_ && power_capped_polls_ > 0;
-  if (own_draw) power_limited_ = true;
+  // trails it (a row may open on the clock its predecessor's draw left): at
+  // the rated limit, a low clock in a row that meets the cap at any poll is
+  // its draw. Whether it does is known only at the end, so such a clock is
+  // judged then, and never retaken.
+  const bool own_draw = slow && rated_power_;
+  if (own_draw) low_at_rated_ = true;
   const std::uint64_t held =
       (reasons & kThrottleReasons) | (slow && !own_draw ? kBelowThreshold | (reasons & kReasonPowerCap) : 0);
   const std::size_t group = taken - group_start_;
@@ -79,6 +82,10 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
   return 0;
 }
 
+bool ClockWatch::throttled() const { return throttled_ || (low_at_rated_ && power_capped_polls_ == 0); }
+
+bool ClockWatch::power_limited() const { return low_at_rated_ && power_capped_polls_ > 0; }
+
 std::optional<double> ClockWatch::mean_mhz() const {
   if (busy_polls_) return sum_busy_ / busy_polls_;
   if (polls_) return sum_all_ / polls_;
@@ -92,10 +99,10 @@ nlohmann::json ClockWatch::record() const {
           {"reference_sm_mhz", opt(max_mhz_)},
           {"polls", polls_},
           {"power_capped_polls", power_capped_polls_},
-          {"power_limited", power_limited_},
+          {"power_limited", power_limited()},
           {"threshold", threshold_},
-          {"throttled", throttled_},
-          {"reasons", names(reasons_)},
+          {"throttled", throttled()},
+          {"reasons", names(reasons_ | (throttled() && !throttled_ ? kBelowThreshold : 0))},
           {"discarded", discarded_},
           {"discarded_reasons", names(discarded_reasons_)}};
 }

@@ -5,12 +5,13 @@
 // clock was below threshold x the maximum SM clock (or the application
 // clock, where it is lower; polls that find the GPU idle do not count for
 // this) or a throttle reason other than the power cap was set. A low clock
-// at the GPU's rated power limit, once a poll of the row has found the
-// power cap, is the step's own draw
-// (dense tensor-core work holds an H200 at 700 W): recorded as
-// power-limited, not suspect; under a limit set below the rated one it is
-// suspect like any other low clock. Suspect samples
-// are kept and the row marked throttled, or, with discard, dropped and
+// at the GPU's rated power limit is judged when sampling ends: in a row
+// that met the power cap at some poll it is the step's own draw (dense
+// tensor-core work holds an H200 at 700 W), recorded as power-limited and
+// not suspect; in a row that never did, the row is throttled (those samples
+// are not retaken). Under a limit set below the rated one it is suspect at
+// once, like any other low clock. Suspect samples are kept and the row
+// marked throttled, or, with discard, dropped and
 // retaken after a cool-down, at most kMaxRetakes times per row.
 #pragma once
 
@@ -34,7 +35,8 @@ class ClockWatch final : public SampleWatch {
 
   std::size_t after_sample(std::size_t taken, bool would_stop) override;
 
-  bool throttled() const { return throttled_; }
+  bool throttled() const;
+  bool power_limited() const;
   // {"sm_mhz_mean", "sm_mhz_min", "reference_sm_mhz", "polls",
   //  "power_capped_polls", "power_limited", "threshold", "throttled",
   //  "reasons", "discarded", "discarded_reasons"}
@@ -54,7 +56,8 @@ class ClockWatch final : public SampleWatch {
   int polls_ = 0, busy_polls_ = 0, retakes_ = 0, power_capped_polls_ = 0;
   double sum_all_ = 0, sum_busy_ = 0;
   std::optional<double> min_mhz_;
-  bool throttled_ = false, power_limited_ = false;
+  bool throttled_ = false;
+  bool low_at_rated_ = false;  // a poll found a low clock at the rated power limit
   std::uint64_t reasons_ = 0, discarded_reasons_ = 0;
   std::size_t discarded_ = 0;
 };

@@ -109,7 +109,16 @@ TEST_CASE("the power cap is recorded; a low clock under it is the step's own dra
     CHECK_FALSE(watch.throttled());
     CHECK(watch.record().at("power_limited").get<bool>());
   }
-  SECTION("a low clock before any cap is suspect") {
+  SECTION("a row opening on a low clock, before the cap's bit is seen") {
+    gpu.reasons = [](double t) { return t < 0.02 ? std::uint64_t(0) : kReasonPowerCap; };
+    gpu.mhz = [](double) { return 1500.0; };
+    ClockWatch watch(gpu, 0.9, true, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK_FALSE(watch.throttled());
+    CHECK(watch.power_limited());
+    CHECK(watch.record().at("discarded") == 0);
+  }
+  SECTION("a low clock in a row that never meets the cap is suspect") {
     gpu.reasons = [](double) { return std::uint64_t(0); };
     gpu.mhz = [](double) { return 1650.0; };
     ClockWatch watch(gpu, 0.9, false, gpu.clock());
