@@ -27,11 +27,16 @@ __device__ __forceinline__ float at_or_zero(const float* m, int row, int col, in
 
 // The same for a kernel that takes DYNAMIC_SHARED bytes of dynamic shared
 // memory and, when ONLY_CC is nonzero, runs on that compute capability only.
-#define GPUBENCH_GEMM_STEP_DYN(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, DYNAMIC_SHARED, ONLY_CC)         \
-  namespace gpubench::gemm {                                                                                 \
-  const Step& step_##NAME() {                                                                                \
-    static const Step step{#NAME, LADDER, SUMMARY, PRECISION, RUN,                                           \
-                           [] { return resources_of(KERNEL, DYNAMIC_SHARED); }, ONLY_CC};                    \
-    return step;                                                                                             \
-  }                                                                                                          \
+#define GPUBENCH_GEMM_STEP_DYN(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, DYNAMIC_SHARED, ONLY_CC) \
+  GPUBENCH_GEMM_STEP_SCRATCH(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, DYNAMIC_SHARED, ONLY_CC, nullptr)
+
+// The same for a step that needs SCRATCH(m, n, k) bytes of device memory.
+#define GPUBENCH_GEMM_STEP_SCRATCH(NAME, LADDER, PRECISION, SUMMARY, RUN, KERNEL, DYNAMIC_SHARED, ONLY_CC, SCRATCH) \
+  namespace gpubench::gemm {                                                                                     \
+  const Step& step_##NAME() {                                                                                    \
+    static const Step step{#NAME,   LADDER, SUMMARY, PRECISION, RUN,                                             \
+                           [] { return resources_of(KERNEL, DYNAMIC_SHARED); },                                  \
+                           ONLY_CC, 0,      false,   nullptr,   SCRATCH};                                        \
+    return step;                                                                                                 \
+  }                                                                                                              \
   }

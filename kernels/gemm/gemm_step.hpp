@@ -5,6 +5,7 @@
 // about the run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <cuda_bf16.h>
@@ -43,7 +44,8 @@ inline int padded_bf16_ld(int cols) { return (cols + 7) / 8 * 8; }
 
 struct Workspace {
   cudaStream_t stream = nullptr;
-  void* cublas = nullptr;  // a cublasHandle_t bound to `stream`
+  void* cublas = nullptr;   // a cublasHandle_t bound to `stream`
+  void* scratch = nullptr;  // the step's scratch_bytes of device memory, 256-byte aligned
 };
 
 struct Step {
@@ -62,6 +64,9 @@ struct Step {
   bool on_host = false;
   // When set and it returns non-null, the step cannot run here, and why.
   const char* (*unavailable)() = nullptr;
+  // When set: the device memory the step needs beside A, B and C (e.g. an
+  // operand in another layout, made inside the timed run).
+  std::size_t (*scratch_bytes)(int m, int n, int k) = nullptr;
 };
 
 }  // namespace gpubench::gemm

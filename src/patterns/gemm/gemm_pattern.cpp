@@ -51,6 +51,14 @@ std::string precision_name(Precision p) {
 
 bool bf16(std::size_t step) { return ladder()[step].precision == Precision::bf16; }
 
+// The most scratch any of `steps` asks for.
+std::size_t scratch_bytes(const std::vector<std::size_t>& steps, int m, int n, int k) {
+  std::size_t most = 0;
+  for (const std::size_t i : steps)
+    if (ladder()[i].scratch_bytes) most = std::max(most, ladder()[i].scratch_bytes(m, n, k));
+  return most;
+}
+
 class GemmFixture : public Fixture {
  public:
   explicit GemmFixture(const Point& p) : m_(p.at("m")), n_(p.at("n")), k_(p.at("k")), seed_(p.at("seed")) {}
@@ -69,14 +77,14 @@ class GemmFixture : public Fixture {
     return {};
   }
 
-  // A, B and C, and for bf16 steps: their padded bf16 copies on the device,
+  // A, B and C, the steps' scratch, and for bf16 steps: their padded bf16 copies on the device,
   // and on the host the rounded inputs, their bf16 copies and a second
   // reference (and, for the cuBLAS reference, the rounded inputs on the device
   // for a while).
   Footprint footprint(const Env& env) const override {
     const double mk = double(m_) * k_, kn = double(k_) * n_, mn = double(m_) * n_;
     const bool any_bf16 = std::any_of(env.steps.begin(), env.steps.end(), bf16);
-    Footprint f{4.0 * (mk + kn + 2 * mn), env.device ? 4.0 * (mk + kn + mn) : 0.0};
+    Footprint f{4.0 * (mk + kn + 2 * mn), env.device ? 4.0 * (mk + kn + mn) + double(scratch_bytes(env.steps, m_, n_, k_)) : 0.0};
     if (any_bf16) {
       f.host_bytes += 6.0 * (mk + kn) + 4.0 * mn;
       f.device_bytes += 2.0 * (double(m_) * padded_bf16_ld(k_) + double(k_) * padded_bf16_ld(n_)) + 4.0 * (mk + kn);
@@ -92,6 +100,7 @@ class GemmFixture : public Fixture {
       da_ = upload(a_.data(), a_.size() * 4, env.stream);
       db_ = upload(b_.data(), b_.size() * 4, env.stream);
       dc_ = DeviceBuffer(std::size_t(m_) * n_ * 4);
+      if (const std::size_t bytes = scratch_bytes(env.steps, m_, n_, k_)) scratch_ = DeviceBuffer(bytes);
     }
     ref_ = reference_product(a_, b_, m_, n_, k_, blas_.get(), env.stream, da_.get(), db_.get(), c_device());
     if (!std::any_of(env.steps.begin(), env.steps.end(), bf16)) return;
@@ -132,7 +141,7 @@ class GemmFixture : public Fixture {
     p.b_bf16 = static_cast<const __nv_bfloat16*>(db16_.get());
     p.lda_bf16 = padded_bf16_ld(k_);
     p.ldb_bf16 = padded_bf16_ld(n_);
-    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{env.stream, blas_->handle}] { s.run(p, ws); });
+    run_on_device(r, out, env.stream, [&s, p, ws = Workspace{env.stream, blas_->handle, scratch_.get()}] { s.run(p, ws); });
     return r;
   }
 
@@ -149,7 +158,7 @@ class GemmFixture : public Fixture {
   std::uint64_t seed_;
   std::vector<float> a_, b_, ref_, ref_bf16_, c_host_;
   std::unique_ptr<Blas> blas_;
-  DeviceBuffer da_, db_, dc_, da16_, db16_;
+  DeviceBuffer da_, db_, dc_, da16_, db16_, scratch_;
 };
 
 }  // namespace

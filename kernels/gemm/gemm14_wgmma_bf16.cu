@@ -11,13 +11,9 @@
 // each, synchronized by a full and an empty mbarrier per stage. Registers
 // are moved from the producer (40 per thread) to the consumers (232),
 // which hold 128 fp32 accumulators per thread.
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
-#include <string>
-
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
+#include "kernels/gemm/tensor_map.hpp"
 
 namespace gpubench::gemm {
 namespace {
@@ -111,32 +107,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
-// address, so the binary needs no link against libcuda.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !f)
-      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-  }();
-  return fn;
-}
-
 // A row-major bf16 matrix (rows x cols, leading dimension ld) copied in
 // boxes of box_rows x 64 columns, 128-byte swizzled.
 CUtensorMap tensor_map(const __nv_bfloat16* p, int rows, int cols, int ld, int box_rows) {
-  CUtensorMap map;
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(ld) * 2};
-  const cuuint32_t box[2] = {cuuint32_t(kBoxN), cuuint32_t(box_rows)}, element_strides[2] = {1, 1};
-  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(p), dims,
-                                    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
-  return map;
+  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, kBoxN, box_rows);
 }
 
 void run(const Problem& p, const Workspace& ws) {

@@ -1,0 +1,46 @@
+// Tensor maps for the steps that copy tiles with the tensor-memory
+// accelerator (TMA): a row-major matrix copied in 128-byte-swizzled boxes.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "src/detail/cuda_check.hpp"
+
+namespace gpubench::gemm {
+
+// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
+// address, so the binary needs no link against libcuda.
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !f)
+      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// A row-major matrix of `rows` x `cols` elements of `element_bytes` each
+// (leading dimension ld elements, ld * element_bytes a multiple of 16),
+// copied in boxes of box_rows x box_cols (box_cols * element_bytes = 128:
+// one swizzle row), zero-filled past the edges.
+inline CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, int element_bytes, const void* p, int rows, int cols,
+                                       std::int64_t ld, int box_cols, int box_rows) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(ld) * element_bytes};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)}, element_strides[2] = {1, 1};
+  const CUresult r = encode_tiled()(&map, type, 2, const_cast<void*>(p), dims, strides, box, element_strides,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
+  return map;
+}
+
+}  // namespace gpubench::gemm
