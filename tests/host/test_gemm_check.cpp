@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "src/core/registry.hpp"
 #include "src/patterns/gemm/gemm_check.hpp"
 #include "src/patterns/gemm/openblas.hpp"
 
@@ -68,4 +69,27 @@ TEST_CASE("the OpenBLAS cpu baseline loads and multiplies correctly", "[gemm]") 
     INFO(m << "x" << n << "x" << k);
     CHECK(check_product(c, host_reference(a, b, m, n, k), Precision::fp32, k).ok);
   }
+}
+
+TEST_CASE("a gemm step's device scratch is counted in the point's footprint, only when the step runs", "[gemm]") {
+  const Pattern& p = *builtin_patterns().find("gemm");
+  const auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < p.steps.size(); ++i)
+      if (p.steps[i].name == name) return i;
+    FAIL("no gemm step " << name);
+    return std::size_t(0);
+  };
+  DeviceInfo gpu;
+  gpu.cc_major = 9;
+  Env env;
+  env.device = &gpu;
+  const auto device_bytes = [&](std::vector<std::size_t> steps, int k) {
+    env.steps = std::move(steps);
+    return p.fixture({{"m", 1000}, {"n", 2000}, {"k", k}, {"seed", 1}})->footprint(env).device_bytes;
+  };
+  const double pipelined = device_bytes({index("pipelined")}, 1024);
+  // B transposed: n x k floats; past a k that is not a multiple of 4, A's padded copy too (m x 1028).
+  CHECK(device_bytes({index("pipelined"), index("wgmma_tf32")}, 1024) - pipelined == Approx(2000.0 * 1024 * 4).epsilon(1e-4));
+  const double ragged = device_bytes({index("pipelined")}, 1025);
+  CHECK(device_bytes({index("wgmma_tf32")}, 1025) - ragged == Approx((2000.0 + 1000.0) * 1028 * 4).epsilon(1e-4));
 }
