@@ -153,9 +153,8 @@ std::size_t scratch_bytes(int m, int n, int k) {
 }
 
 void run(const Problem& p, const Workspace& ws) {
-  static const cudaError_t raised =
-      cudaFuncSetAttribute(wgmma_tf32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-  GPUBENCH_CUDA(raised);
+  // Every launch: the limit belongs to the current device's context (--devices runs several).
+  GPUBENCH_CUDA(cudaFuncSetAttribute(wgmma_tf32_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const std::int64_t ld = padded_k(p.k);
   float* bt = static_cast<float*>(ws.scratch);
   float* a_padded = p.k % 4 ? bt + aligned_bytes(p.n * ld) / 4 : nullptr;

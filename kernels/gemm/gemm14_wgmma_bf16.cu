@@ -114,9 +114,8 @@ CUtensorMap tensor_map(const __nv_bfloat16* p, int rows, int cols, int ld, int b
 }
 
 void run(const Problem& p, const Workspace& ws) {
-  static const cudaError_t raised =
-      cudaFuncSetAttribute(wgmma_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-  GPUBENCH_CUDA(raised);
+  // Every launch: the limit belongs to the current device's context (--devices runs several).
+  GPUBENCH_CUDA(cudaFuncSetAttribute(wgmma_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const CUtensorMap map_a = tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
   const CUtensorMap map_b = tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));

@@ -12,6 +12,8 @@
 
 #include <cuda/atomic>
 #include <map>
+#include <mutex>
+#include <utility>
 #include <type_traits>
 
 #include "kernels/scan/scan_common.cuh"
@@ -139,13 +141,19 @@ struct TileStatus {
 // Whether `kernel` was compiled for compute_90 or later, where
 // wait_for_reset() is not empty. (A build for an older architecture,
 // JIT-compiled on a Hopper GPU, has no wait and must not start early.)
+// Per device (the image CUDA picks is the device's), under a lock: with
+// --concurrent a thread per device asks.
 inline bool waits_for_reset(const void* kernel) {
-  static std::map<const void*, bool> known;
-  auto it = known.find(kernel);
+  static std::map<std::pair<int, const void*>, bool> known;
+  static std::mutex m;
+  int device = 0;
+  GPUBENCH_CUDA(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(m);
+  auto it = known.find({device, kernel});
   if (it == known.end()) {
     cudaFuncAttributes attr{};
     GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
-    it = known.emplace(kernel, attr.ptxVersion >= 90).first;
+    it = known.emplace(std::make_pair(device, kernel), attr.ptxVersion >= 90).first;
   }
   return it->second;
 }

@@ -18,6 +18,7 @@
 #include "src/compare/compare.hpp"
 #include "src/compare/fleet.hpp"
 #include "src/config/config.hpp"
+#include "src/core/devices_at_once.hpp"
 #include "src/core/runner.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
@@ -62,9 +63,10 @@ bool all_verified(const RunReport& report) {
   return std::all_of(report.results.begin(), report.results.end(), [](const BenchResult& r) { return r.verified; });
 }
 
+// How a command runs what it planned, and where the results go.
 struct OutputArgs {
   std::string json_path, csv_path;
-  bool markdown = false, dry_run = false;
+  bool markdown = false, dry_run = false, concurrent = false;
   CLI::Option *json = nullptr, *csv = nullptr;
 };
 
@@ -73,6 +75,9 @@ void add_output_options(CLI::App* cmd, OutputArgs& o) {
   o.csv = cmd->add_option("--csv", o.csv_path, "Write the results as CSV; '-': standard output");
   cmd->add_flag("--md", o.markdown, "Print the table as markdown");
   cmd->add_flag("--dry-run", o.dry_run, "Check everything that needs no GPU and list the runs, without running them");
+  cmd->add_flag("--concurrent", o.concurrent,
+                "With runs on several devices (--devices, a config's params.device): one host thread per device, "
+                "all at the same time, instead of one device after another");
 }
 
 // The outputs a command was given, in order; an empty one is an error.
@@ -207,12 +212,16 @@ int print_and_write(const RunReport& report, const OutputArgs& o, const std::vec
 }
 
 // Every run fits before the first starts: what needs no GPU first. Then
-// every run, in order.
+// every run, in order, or with --concurrent each device's on a thread of its own.
 RunReport run_all(const std::vector<RunRequest>& runs, std::optional<nlohmann::json> config, bool progress,
-                  std::ostream& err) {
+                  bool concurrent, std::ostream& err) {
   for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);
+  if (concurrent) {
+    for (RunReport& r : run_devices_at_once(runs, progress, err)) append(report, std::move(r));
+    return report;
+  }
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (progress) err << fmt::format("[{}/{}] {}\n", i + 1, runs.size(), describe(runs[i])) << std::flush;
     append(report, run(runs[i], err));
@@ -246,7 +255,7 @@ int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs
     if (root) targets = output_targets(o, inputs);
     for (const auto& r : runs) check_host(r);
     if (o.dry_run) return root ? dry_run(runs, out) : kExitOk;
-    const RunReport mine = run_all(runs, std::move(config), progress && root, err);
+    const RunReport mine = run_all(runs, std::move(config), progress && root, false, err);  // a rank has one GPU
     const std::vector<std::string> texts = channel.gather(to_json(mine).dump());
     if (!root) return all_verified(mine) ? kExitOk : kExitVerifyFailed;
     std::vector<RunReport> reports;
@@ -266,7 +275,7 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
   const std::vector<OutputTarget> targets = output_targets(o, inputs);
   for (const auto& r : runs) check_host(r);
   if (o.dry_run) return dry_run(runs, out);
-  return print_and_write(run_all(runs, std::move(config), progress, err), o, targets, out, err);
+  return print_and_write(run_all(runs, std::move(config), progress, o.concurrent, err), o, targets, out, err);
 }
 
 struct CompareArgs {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 
 namespace gpubench {
 namespace {
@@ -14,8 +15,12 @@ struct Opened {
   bool told = false;                  // unavailable_once said why
 };
 
+// An entry is used by the one thread that runs its device (--concurrent
+// runs a thread per device); the map itself is shared.
 Opened& opened(const DeviceInfo& d) {
   static std::map<std::string, Opened> by_bus;
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
   auto it = by_bus.find(d.pci_bus_id);
   if (it == by_bus.end()) {
     Opened o;

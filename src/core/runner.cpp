@@ -94,6 +94,7 @@ BenchResult base_result(const RunRequest& r, const StepInfo& s) {
   b.params = r.point;
   b.device = r.device;
   b.measure = measure_settings(r.measure);
+  if (r.concurrent_devices > 1) b.measure["concurrent_devices"] = r.concurrent_devices;
   b.hot = r.measure.hot;
   b.primary = r.pattern->primary;
   return b;

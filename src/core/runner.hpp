@@ -18,6 +18,7 @@ struct RunRequest {
   std::string variants = "all";  // "all" or a comma-separated list of steps
   int device = 0;
   MeasureOptions measure;
+  int concurrent_devices = 1;  // above 1: run at the same time as the runs of that many devices in all (--concurrent)
 };
 
 // "NAME a=1 b=x seed=42 variants=...": the point in axis order, for progress and errors.

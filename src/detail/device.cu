@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -76,9 +77,15 @@ DeviceInfo open_device(int index) {
 
 double copy_gbps_once(int device, cudaStream_t stream) {
   static std::map<int, double> measured;
-  const auto it = measured.find(device);
-  if (it != measured.end()) return it->second;
-  return measured[device] = measure_copy_gbps(stream);
+  static std::mutex m;  // --concurrent: a thread per device
+  {
+    std::lock_guard<std::mutex> lock(m);
+    const auto it = measured.find(device);
+    if (it != measured.end()) return it->second;
+  }
+  const double gbps = measure_copy_gbps(stream);  // only this device's thread measures it
+  std::lock_guard<std::mutex> lock(m);
+  return measured[device] = gbps;
 }
 
 std::size_t device_free_bytes() {

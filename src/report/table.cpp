@@ -128,7 +128,11 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   const nlohmann::json* launched =
       report.launch.is_object() && report.launch.contains("ranks") ? &report.launch.at("ranks") : nullptr;
   const bool ranks = launched && launched->is_number_integer() && launched->get<long long>() > 1;
-  const bool several = report.devices.size() > 1 || ranks;
+  // Host rows run with --devices open no GPU, but still say which run they are.
+  const bool rows_on_several = std::any_of(report.results.begin(), report.results.end(), [&](const BenchResult& r) {
+    return r.device != report.results.front().device;
+  });
+  const bool several = report.devices.size() > 1 || ranks || rows_on_several;
   if (!several && report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
   for_each_group(report, [&](std::size_t begin, std::size_t end) {

@@ -99,6 +99,27 @@ TEST_CASE("the cpu variant runs without a GPU and writes JSON and CSV") {
   std::remove(csv_path.c_str());
 }
 
+TEST_CASE("--concurrent runs each device's runs on a thread of its own; the report keeps the plan's order") {
+  for (const bool concurrent : {false, true}) {
+    std::vector<std::string> args = {"reduce", "--variant", "cpu", "--n", "4K,8K", "--devices", "0,1,2",
+                                     "--min-samples", "3", "--min-time", "0", "--json", "-"};
+    if (concurrent) args.push_back("--concurrent");
+    const Outcome r = cli(args);
+    INFO(r.err);
+    REQUIRE(r.rc == kExitOk);
+    const auto results = nlohmann::json::parse(r.out).at("results");
+    REQUIRE(results.size() == 6);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      CHECK(results[i].at("device") == int(i / 2));
+      CHECK(results[i].at("params").at("n") == (i % 2 ? 8192 : 4096));
+      CHECK(results[i].at("verified") == true);
+      const auto& m = results[i].at("measure");
+      if (concurrent) CHECK(m.at("concurrent_devices") == 3);
+      else CHECK_FALSE(m.contains("concurrent_devices"));
+    }
+  }
+}
+
 TEST_CASE("without a GPU, GPU commands say so in one line with their own exit code") {
   if (cuda_device_count() > 0) {
     WARN("a CUDA device is present: the no-device path is not exercised here");
