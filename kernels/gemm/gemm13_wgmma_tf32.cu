@@ -39,14 +39,17 @@ __global__ void transpose_tf32_kernel(const float* __restrict__ src, float* __re
                                       std::int64_t ld_dst) {
   __shared__ float tile[32][33];
   const int c0 = blockIdx.x * 32;
-  for (int r0 = blockIdx.y * 32; r0 < rows; r0 += gridDim.y * 32) {
+  // 64-bit: k reaches INT_MAX - 256, past which r0 + gridDim.y * 32 would wrap.
+  for (std::int64_t r0 = blockIdx.y * 32; r0 < rows; r0 += gridDim.y * 32) {
     for (int i = threadIdx.y; i < 32; i += 8) {
-      const int r = r0 + i, c = c0 + threadIdx.x;
-      tile[i][threadIdx.x] = r < rows && c < cols ? to_tf32(src[std::int64_t(r) * cols + c]) : 0.0f;
+      const std::int64_t r = r0 + i;
+      const int c = c0 + threadIdx.x;
+      tile[i][threadIdx.x] = r < rows && c < cols ? to_tf32(src[r * cols + c]) : 0.0f;
     }
     __syncthreads();
     for (int i = threadIdx.y; i < 32; i += 8) {
-      const int c = c0 + i, r = r0 + threadIdx.x;
+      const int c = c0 + i;
+      const std::int64_t r = r0 + threadIdx.x;
       if (c < cols && r < rows) dst[std::int64_t(c) * ld_dst + r] = tile[threadIdx.x][i];
     }
     __syncthreads();

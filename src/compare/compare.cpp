@@ -41,9 +41,16 @@ std::string unit_of(const BenchResult& r) {
   return m ? m->unit : "";
 }
 
+// How many devices ran at once with the row's (1: it ran alone).
+int concurrent_devices(const BenchResult& r) {
+  const nlohmann::json* n = r.measure.is_object() && r.measure.contains("concurrent_devices") ? &r.measure.at("concurrent_devices") : nullptr;
+  return n && n->is_number_integer() ? n->get<int>() : 1;
+}
+
 Verdict judge(const BenchResult& base, const BenchResult& fresh, const Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
   if (base.throttled() || fresh.throttled()) return Verdict::unclear;  // a held-down clock says nothing of the code
+  if (concurrent_devices(base) != concurrent_devices(fresh)) return Verdict::unclear;  // other devices' load differed
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
   if (row.p_value >= o.alpha) return Verdict::unclear;
   return row.change > 0 ? Verdict::faster : Verdict::slower;

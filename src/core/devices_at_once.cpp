@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "src/detail/errors.hpp"
+
 namespace gpubench {
 
 std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool progress, std::ostream& err) {
@@ -16,30 +18,52 @@ std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool pr
   for (const RunRequest& r : runs)
     if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
   for (RunRequest& r : runs) r.concurrent_devices = int(devices.size());
+  // Each device's runs go one after another, so at most its largest is
+  // held at a time; the devices' largest runs may all be held at once.
+  double need = 0;
+  for (const int d : devices) {
+    double largest = 0;
+    for (const RunRequest& r : runs)
+      if (r.device == d) largest = std::max(largest, host_bytes_needed(r));
+    need += largest;
+  }
+  if (need > host_memory_available())
+    throw UsageError(fmt::format("--concurrent: the runs on {} devices need {:.1f} GiB of host memory at once, {:.1f} GiB "
+                                 "may be used; run them one device after another (leave out --concurrent)",
+                                 devices.size(), need / double(1ull << 30), host_memory_available() / double(1ull << 30)));
   std::vector<RunReport> reports(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());
   std::vector<std::ostringstream> notes(devices.size());
   std::mutex log;
   std::size_t started = 0;
   std::atomic<bool> failed{false};
-  std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < devices.size(); ++t)
-    threads.emplace_back([&, t] {
-      for (std::size_t i = 0; i < runs.size() && !failed; ++i) {
-        if (runs[i].device != devices[t]) continue;
-        if (progress) {
-          std::lock_guard<std::mutex> lock(log);
-          err << fmt::format("[{}/{}] {} device={}\n", ++started, runs.size(), describe(runs[i]), devices[t]) << std::flush;
-        }
-        try {
-          reports[i] = run(runs[i], notes[t]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-          failed = true;
-        }
+  const auto device_runs = [&](std::size_t t) {
+    for (std::size_t i = 0; i < runs.size() && !failed; ++i) {
+      if (runs[i].device != devices[t]) continue;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(log);
+        err << fmt::format("[{}/{}] {}\n", ++started, runs.size(), describe(runs[i])) << std::flush;
       }
-    });
-  for (std::thread& th : threads) th.join();
+      try {
+        reports[i] = run(runs[i], notes[t]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const auto join_all = [&] {
+    for (std::thread& th : threads) th.join();
+  };
+  try {
+    for (std::size_t t = 0; t < devices.size(); ++t) threads.emplace_back(device_runs, t);
+  } catch (...) {  // a thread could not start: the others end their runs first
+    failed = true;
+    join_all();
+    throw;
+  }
+  join_all();
   for (const std::ostringstream& n : notes) err << n.str();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);

@@ -27,6 +27,9 @@ namespace {
 
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
 
+// The share of host memory a run (or runs at once) may plan to use.
+constexpr double kHostShare = 0.8;
+
 double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE)); }
 
 std::string point_text(const RunRequest& r) {
@@ -36,13 +39,17 @@ std::string point_text(const RunRequest& r) {
 }
 
 // The fixture's host bytes, and the host-cache flush's buffer when a host step runs.
-void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
+double host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
   const bool host_steps =
       std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return r.pattern->steps[i].on_host; });
-  const double flush = host_steps && !r.measure.hot ? 2.0 * double(host_llc_bytes()) : 0;
-  if (f.host_bytes + flush > 0.8 * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r),
-                                 gib(f.host_bytes + flush), gib(host_memory_bytes())));
+  return f.host_bytes + (host_steps && !r.measure.hot ? 2.0 * double(host_llc_bytes()) : 0);
+}
+
+void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
+  const double need = host_bytes(r, f, steps);
+  if (need > kHostShare * host_memory_bytes())
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(need),
+                                 gib(host_memory_bytes())));
 }
 
 // A checked request: its fixture, the steps that will run, and the device.
@@ -302,6 +309,15 @@ void check_host(const RunRequest& r) {
 }
 
 void check(const RunRequest& r) { check_request(r, nullptr); }
+
+double host_bytes_needed(const RunRequest& r) {
+  const std::unique_ptr<Fixture> fixture = r.pattern->fixture(r.point);
+  Env env;
+  env.steps = select_steps(*r.pattern, r.variants);
+  return host_bytes(r, fixture->footprint(env), env.steps);
+}
+
+double host_memory_available() { return kHostShare * host_memory_bytes(); }
 
 RunReport run(const RunRequest& r, std::ostream& notes) {
   // Declared first, destroyed last: the fixture's buffers and library handles go before the stream.

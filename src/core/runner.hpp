@@ -56,6 +56,11 @@ std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const st
 // What can be checked without a GPU: the steps, the point, host memory.
 void check_host(const RunRequest& r);
 
+// The host memory a run plans to use, and what runs may use in all (runs
+// at the same time, too).
+double host_bytes_needed(const RunRequest& r);
+double host_memory_available();
+
 // check_host(), then the device: whether device steps have one, which steps
 // it can run, and device memory. Allocates nothing. Throws UsageError, or
 // NoDeviceError when a device step is chosen and there is no GPU.

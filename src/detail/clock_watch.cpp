@@ -82,9 +82,13 @@ std::size_t ClockWatch::after_sample(std::size_t taken, bool would_stop) {
   return 0;
 }
 
-bool ClockWatch::throttled() const { return throttled_ || (low_at_rated_ && power_capped_polls_ == 0); }
+// A low clock at the rated limit in a row that never met the cap.
+bool ClockWatch::low_unexplained() const { return low_at_rated_ && power_capped_polls_ == 0; }
 
-bool ClockWatch::power_limited() const { return low_at_rated_ && power_capped_polls_ > 0; }
+bool ClockWatch::throttled() const { return throttled_ || low_unexplained(); }
+
+// Throttled for another reason too: the row is throttled, not power-limited.
+bool ClockWatch::power_limited() const { return low_at_rated_ && power_capped_polls_ > 0 && !throttled_; }
 
 std::optional<double> ClockWatch::mean_mhz() const {
   if (busy_polls_) return sum_busy_ / busy_polls_;
@@ -102,7 +106,7 @@ nlohmann::json ClockWatch::record() const {
           {"power_limited", power_limited()},
           {"threshold", threshold_},
           {"throttled", throttled()},
-          {"reasons", names(reasons_ | (throttled() && !throttled_ ? kBelowThreshold : 0))},
+          {"reasons", names(reasons_ | (low_unexplained() ? kBelowThreshold : 0))},
           {"discarded", discarded_},
           {"discarded_reasons", names(discarded_reasons_)}};
 }

@@ -36,7 +36,7 @@ class ClockWatch final : public SampleWatch {
   std::size_t after_sample(std::size_t taken, bool would_stop) override;
 
   bool throttled() const;
-  bool power_limited() const;
+  bool power_limited() const;  // never also throttled()
   // {"sm_mhz_mean", "sm_mhz_min", "reference_sm_mhz", "polls",
   //  "power_capped_polls", "power_limited", "threshold", "throttled",
   //  "reasons", "discarded", "discarded_reasons"}
@@ -58,6 +58,7 @@ class ClockWatch final : public SampleWatch {
   std::optional<double> min_mhz_;
   bool throttled_ = false;
   bool low_at_rated_ = false;  // a poll found a low clock at the rated power limit
+  bool low_unexplained() const;
   std::uint64_t reasons_ = 0, discarded_reasons_ = 0;
   std::size_t discarded_ = 0;
 };

@@ -283,3 +283,17 @@ TEST_CASE("gpubench fleet: exit 1 for a slow GPU, 0 for a healthy fleet, 2 for o
   CHECK(fleet({slow, "--threshold", "x"}).rc == 2);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a row measured with other devices running against one measured alone is unclear, however fast") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  for (BenchResult& r : fresh.results) {
+    scale(r, 0.5);  // twice as fast
+    r.measure["concurrent_devices"] = 2;
+  }
+  const auto c = compare::compare(base, fresh, {});
+  for (const auto& row : c.rows) CHECK(row.verdict == Verdict::unclear);
+  RunReport both = fresh;
+  for (BenchResult& r : both.results) scale(r, 2.0);
+  for (const auto& row : compare::compare(both, fresh, {}).rows) CHECK(row.verdict == Verdict::faster);
+}

@@ -125,6 +125,15 @@ TEST_CASE("the power cap is recorded; a low clock under it is the step's own dra
     sample_with(gpu, watch);
     CHECK(watch.throttled());
   }
+  SECTION("a thermal slowdown as well: throttled, not power-limited") {
+    gpu.reasons = [](double) { return kReasonPowerCap | 0x40; };  // hw_thermal
+    gpu.mhz = [](double) { return 1600.0; };
+    ClockWatch watch(gpu, 0.9, false, gpu.clock());
+    sample_with(gpu, watch);
+    CHECK(watch.throttled());
+    CHECK_FALSE(watch.power_limited());
+    CHECK_FALSE(watch.record().at("power_limited").get<bool>());
+  }
   SECTION("held down under a lowered limit") {
     gpu.limit_w = 400.0;
     gpu.mhz = [](double) { return 1400.0; };
