@@ -16,7 +16,7 @@ struct Opened {
 };
 
 // An entry is used by the one thread that runs its device (--concurrent
-// runs a thread per device); the map itself is shared.
+// runs a thread per device); the table of them is shared.
 Opened& opened(const DeviceInfo& d) {
   static std::map<std::string, Opened> by_bus;
   static std::mutex m;

@@ -99,7 +99,7 @@ TEST_CASE("the cpu variant runs without a GPU and writes JSON and CSV") {
   std::remove(csv_path.c_str());
 }
 
-TEST_CASE("--concurrent runs each device's runs on a thread of its own; the report keeps the plan's order") {
+TEST_CASE("with --concurrent each device's runs go on a thread of its own, and the report keeps the plan's order") {
   for (const bool concurrent : {false, true}) {
     std::vector<std::string> args = {"reduce", "--variant", "cpu", "--n", "4K,8K", "--devices", "0,1,2",
                                      "--min-samples", "3", "--min-time", "0", "--json", "-"};

@@ -83,7 +83,7 @@ TEST_CASE("a planted hardware slowdown marks the row, or is dropped and retaken 
   }
 }
 
-TEST_CASE("the power cap is recorded; a low clock under it is the step's own draw at the rated limit, suspect under a lowered one") {
+TEST_CASE("the power cap is recorded, and a low clock under it is the step's own draw at the rated limit, suspect under a lowered one") {
   FakeGpu gpu;
   gpu.reasons = [](double) { return kReasonPowerCap; };
   SECTION("full clock") {
