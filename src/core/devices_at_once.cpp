@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 
@@ -28,9 +29,9 @@ std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool pr
     need += largest;
   }
   if (need > host_memory_available())
-    throw UsageError(fmt::format("--concurrent: the runs on {} devices need {:.1f} GiB of host memory at once, {:.1f} GiB "
-                                 "may be used; run them one device after another (leave out --concurrent)",
-                                 devices.size(), need / double(1ull << 30), host_memory_available() / double(1ull << 30)));
+    throw UsageError(fmt::format("--concurrent: the runs on {} devices need {} of host memory at once, {} may be "
+                                 "used; run them one device after another (leave out --concurrent)",
+                                 devices.size(), gib_text(need), gib_text(host_memory_available())));
   std::vector<RunReport> reports(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());
   std::vector<std::ostringstream> notes(devices.size());

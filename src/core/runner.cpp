@@ -25,8 +25,6 @@
 namespace gpubench {
 namespace {
 
-std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
-
 // The share of host memory a run (or runs at once) may plan to use.
 constexpr double kHostShare = 0.8;
 
@@ -48,8 +46,8 @@ double host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std
 void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
   const double need = host_bytes(r, f, steps);
   if (need > kHostShare * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib(need),
-                                 gib(host_memory_bytes())));
+    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib_text(need),
+                                 gib_text(host_memory_bytes())));
 }
 
 // A checked request: its fixture, the steps that will run, and the device.
@@ -82,8 +80,8 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
     const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
     const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
     if (need > free)
-      throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib(need),
-                                   c.device->name, gib(free)));
+      throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib_text(need),
+                                   c.device->name, gib_text(free)));
   }
   return c;
 }
@@ -293,28 +291,40 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
   return out;
 }
 
+namespace {
+
+// The fixture a request would build, and the steps it would run.
+struct HostPlan {
+  std::unique_ptr<Fixture> fixture;
+  Env env;
+};
+
+HostPlan host_plan(const RunRequest& r) {
+  HostPlan h{r.pattern->fixture(r.point), Env{}};
+  h.env.steps = select_steps(*r.pattern, r.variants);
+  return h;
+}
+
+}  // namespace
+
 void check_host(const RunRequest& r) {
   const Pattern& p = *r.pattern;
-  const std::unique_ptr<Fixture> fixture = p.fixture(r.point);
-  Env env;
-  env.steps = select_steps(p, r.variants);
+  const HostPlan h = host_plan(r);
   // A host step named by the user that cannot run (a library missing) is
   // known without a GPU; device steps are asked once the device is open.
-  for (const std::size_t i : env.steps) {
+  for (const std::size_t i : h.env.steps) {
     if (!p.steps[i].on_host || r.variants == "all") continue;
-    const std::string why = fixture->unavailable(i, nullptr);
+    const std::string why = h.fixture->unavailable(i, nullptr);
     if (!why.empty()) throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }
-  check_host_bytes(r, fixture->footprint(env), env.steps);
+  check_host_bytes(r, h.fixture->footprint(h.env), h.env.steps);
 }
 
 void check(const RunRequest& r) { check_request(r, nullptr); }
 
 double host_bytes_needed(const RunRequest& r) {
-  const std::unique_ptr<Fixture> fixture = r.pattern->fixture(r.point);
-  Env env;
-  env.steps = select_steps(*r.pattern, r.variants);
-  return host_bytes(r, fixture->footprint(env), env.steps);
+  const HostPlan h = host_plan(r);
+  return host_bytes(r, h.fixture->footprint(h.env), h.env.steps);
 }
 
 double host_memory_available() { return kHostShare * host_memory_bytes(); }

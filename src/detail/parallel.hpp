@@ -73,4 +73,19 @@ unsigned parallel_chunks(std::int64_t n, F&& f, std::int64_t min_chunk = 1 << 16
   return chunks;
 }
 
+// Splits [0, n) into blocks of `block` elements (the last one shorter) and
+// runs f(block_index, begin, end) on each, on the pool, handing blocks out as
+// threads come free: a thread the OS preempts for a moment delays only the
+// block it holds, not a whole share, which keeps a timed host step's spread
+// down. Returns the block count.
+template <class F>
+std::int64_t parallel_blocks(std::int64_t n, std::int64_t block, F&& f) {
+  const std::int64_t blocks = n == 0 ? 0 : (n + block - 1) / block;
+  std::atomic<std::int64_t> next{0};
+  ThreadPool::instance().run(static_cast<unsigned>(std::min<std::int64_t>(host_threads(), blocks)), [&](unsigned) {
+    for (std::int64_t b; (b = next.fetch_add(1)) < blocks;) f(b, b * block, std::min(n, (b + 1) * block));
+  });
+  return blocks;
+}
+
 }  // namespace gpubench

@@ -4,7 +4,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace gpubench {
+
+// 3221225472 -> "3.00 GiB".
+inline std::string gib_text(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
 
 // "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.
 inline std::vector<std::string> split(const std::string& text, char sep) {

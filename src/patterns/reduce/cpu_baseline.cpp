@@ -1,12 +1,12 @@
-// cpu — the fair CPU comparison: every hardware thread reduces a contiguous
-// chunk with a loop the compiler vectorizes (omp simd reduction, so floats
-// may be reassociated into SIMD lanes like the GPU does), then the chunk
+// cpu — the fair CPU comparison: every hardware thread reduces contiguous
+// blocks with a loop the compiler vectorizes (omp simd reduction, so floats
+// may be reassociated into SIMD lanes like the GPU does), then the block
 // results are combined. Registered in the ladder like a kernel, run on the host.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "kernels/reduce/reduce_step.hpp"
 #include "src/detail/parallel.hpp"
@@ -37,25 +37,29 @@ T reduce_chunk(const T* x, std::int64_t n, Op op) {
 }
 
 template <class T>
+T combine(T a, T b, Op op) {
+  return op == Op::sum ? a + b : op == Op::min ? std::min(a, b) : std::max(a, b);
+}
+
+// Blocks of at least 32K elements, eight per thread where n allows: small
+// enough that threads which start late or are preempted leave their share
+// to the others, large enough that handing blocks out costs nothing. Block
+// results are combined in block order, so a float sum is the same every run.
+template <class T>
 void reduce_threads(const Problem& p) {
   const T* x = static_cast<const T*>(p.in);
-  T result{};
-  bool first = true;
-  std::mutex m;
-  parallel_chunks(p.n, [&](unsigned, std::int64_t b, std::int64_t e) {
-    const T part = reduce_chunk(x + b, e - b, p.op);
-    std::lock_guard<std::mutex> lock(m);
-    if (first) result = part;
-    else if (p.op == Op::sum) result += part;
-    else if (p.op == Op::min) result = std::min(result, part);
-    else result = std::max(result, part);
-    first = false;
+  const std::int64_t block = std::max<std::int64_t>(std::int64_t(1) << 15, p.n / (8 * std::int64_t(host_threads())) + 1);
+  std::vector<T> parts(static_cast<std::size_t>(p.n == 0 ? 0 : (p.n + block - 1) / block));
+  parallel_blocks(p.n, block, [&](std::int64_t b, std::int64_t lo, std::int64_t hi) {
+    parts[std::size_t(b)] = reduce_chunk(x + lo, hi - lo, p.op);
   });
-  if (p.n == 0 && p.op != Op::sum) {
+  T result{};
+  if (parts.empty() && p.op != Op::sum) {
     using L = std::numeric_limits<T>;
     const T big = L::has_infinity ? L::infinity() : L::max();
     result = p.op == Op::min ? big : (L::has_infinity ? -big : L::lowest());
   }
+  for (std::size_t i = 0; i < parts.size(); ++i) result = i == 0 ? parts[0] : combine(result, parts[i], p.op);
   *static_cast<T*>(p.out) = result;
 }
 
