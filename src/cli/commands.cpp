@@ -99,6 +99,7 @@ struct PatternArgs {
   std::string seeds = "42";
   std::string devices;  // --devices as written
   const CLI::Option* devices_option = nullptr;  // whether --devices was given (an empty list is an error)
+  const CLI::Option* device_option = nullptr;   // whether --device was given
   std::size_t max_runs = kDefaultMaxRuns;
   RunRequest request;
   OutputArgs out;
@@ -146,6 +147,7 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   }
   MeasureOptions& m = a.request.measure;
   auto* device = cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
+  a.device_option = device;
   a.devices_option =
       cmd->add_option("--devices", a.devices,
                       "'all' or a comma-separated list of CUDA device indices: the runs on each, one device after another")
@@ -184,8 +186,11 @@ std::vector<RunRequest> plan(const PatternArgs& a) {
     values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
   values["seed"] = parse_seeds(a.seeds);
   const std::vector<RunRequest> runs = cross_product(a.request, values, a.max_runs);
-  if (!a.devices_option->count()) return runs;
-  return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
+  if (a.devices_option->count()) return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
+  if (a.pattern->min_devices <= 1) return runs;
+  // A run that spans devices takes every one unless told which.
+  return on_devices(runs, a.device_option->count() ? std::vector<int>{a.request.device} : parse_devices("all", "--devices"),
+                    a.max_runs);
 }
 
 // The --json and --csv paths, checked before anything runs.
@@ -244,6 +249,10 @@ int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs
     channel.check_world();
     const bool root = rank.rank == 0;
     for (RunRequest& r : runs) {
+      if (r.pattern->min_devices > 1)
+        throw UsageError(fmt::format("{} runs across several GPUs of one process; started by {}, each rank has one: "
+                                     "run it without {}",
+                                     r.pattern->name, rank.launcher, rank.launcher));
       if (r.device != 0)
         throw UsageError(fmt::format("started by {}, each rank runs on the GPU of its local rank: leave out --device, "
                                      "--devices and params.device",

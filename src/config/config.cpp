@@ -87,7 +87,8 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
     for (const json& seed : v->is_array() ? *v : json::array({*v}))
       values["seed"].emplace_back(integer(seed, where, 0, INT64_MAX));
   }
-  std::vector<int> devices = {0};
+  // A pattern whose runs span devices takes every one unless told which.
+  std::vector<int> devices = p.min_devices > 1 ? parse_devices("all", path) : std::vector<int>{0};
   if (const json* v = param("device", where)) {
     if (v->is_string() && v->get<std::string>() == "all") {
       devices = parse_devices("all", where);

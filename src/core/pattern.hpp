@@ -54,6 +54,10 @@ struct Env {
   const DeviceInfo* device = nullptr;  // null when every chosen step runs on the host
   cudaStream_t stream = nullptr;       // null until setup
   std::vector<std::size_t> steps;      // indices in Pattern::steps of the steps that run, in order
+  // A run that spans several devices (Pattern::min_devices > 1): each of
+  // them, `device` first, which is current; footprint() sees them too.
+  // Empty otherwise.
+  std::vector<const DeviceInfo*> span;
 };
 
 // One step at one point, as its fixture prepares it.
@@ -75,6 +79,10 @@ class Fixture {
   // Why the step cannot run on `device` (null: no GPU), or empty. A step
   // named by the user that cannot run is an error; `all` skips it with a note.
   virtual std::string unavailable(std::size_t /*step*/, const DeviceInfo* /*device*/) const { return {}; }
+  // The same for a run that spans several devices: all of them, its own first.
+  virtual std::string unavailable_across(std::size_t step, const std::vector<const DeviceInfo*>& span) const {
+    return unavailable(step, span.front());
+  }
   // Memory the run of env.steps needs. Allocates nothing.
   virtual Footprint footprint(const Env& env) const = 0;
   // Builds the inputs, the reference and the buffers every step shares.
@@ -91,6 +99,13 @@ struct Pattern {
   std::vector<StepInfo> steps;  // in ladder order
   std::string primary;          // the name of the metric tables lead with and compare and plots judge by
   MeasureOptions measure;       // sampling defaults
+  // Above 1: every run spans several GPUs of this process at once (to
+  // measure communication between them), at least this many: the devices --devices or a config's
+  // params.device list (default: all) serve each run together instead of
+  // taking the runs in turn. Device steps are then timed with the host's
+  // clock across all of them (host_timed), and Footprint::device_bytes is
+  // what each device needs.
+  int min_devices = 1;
   // The fixture of one point. Throws UsageError for a point the axes alone
   // do not rule out; allocates nothing.
   std::function<std::unique_ptr<Fixture>(const Point&)> fixture;

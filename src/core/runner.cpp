@@ -50,12 +50,43 @@ void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector
                                  gib_text(host_memory_bytes())));
 }
 
-// A checked request: its fixture, the steps that will run, and the device.
+// A checked request: its fixture, the steps that will run, and the device
+// (with the other devices of a run that spans several).
 struct Checked {
   std::unique_ptr<Fixture> fixture;
   std::optional<DeviceInfo> device;
+  std::vector<DeviceInfo> peers;
   Env env;
+
+  // The run's devices, `device` first; none without it.
+  std::vector<DeviceInfo*> span() {
+    std::vector<DeviceInfo*> all;
+    if (device) all.push_back(&*device);
+    for (DeviceInfo& d : peers) all.push_back(&d);
+    return all;
+  }
+  // Env::span: the same when the run spans several devices, else none.
+  std::vector<const DeviceInfo*> spanned() {
+    std::vector<const DeviceInfo*> all;
+    if (!peers.empty())
+      for (DeviceInfo* d : span()) all.push_back(d);
+    return all;
+  }
 };
+
+// A run of a pattern that spans devices names enough of them, and every
+// one once; runs of other patterns name none.
+void check_span(const RunRequest& r) {
+  const Pattern& p = *r.pattern;
+  if (p.min_devices <= 1) return;
+  if (r.measure.energy)
+    throw UsageError(fmt::format("{}: --energy reads one GPU's counter, and a {} run spans {} GPUs", p.name, p.name,
+                                 r.span.size()));
+  if (int(r.span.size()) < p.min_devices)
+    throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named, and this machine has {}", p.name,
+                                 p.min_devices, r.span.size(), r.span.size() == 1 ? "is" : "are", cuda_device_count()));
+  if (r.span.front() != r.device) throw UsageError(fmt::format("{}: the run's first device is not its own", p.name));
+}
 
 Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   const Pattern& p = *r.pattern;
@@ -63,13 +94,17 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   const std::vector<std::size_t> chosen = select_steps(p, r.variants);
   c.fixture = p.fixture(r.point);
   if (has_device_steps(r)) {
+    check_span(r);
     if (cuda_device_count() == 0)
       throw NoDeviceError("no CUDA device found (every variant but the host ones needs an NVIDIA GPU and its driver)");
-    c.device = open_device(r.device);
+    for (std::size_t k = 1; k < r.span.size(); ++k) c.peers.push_back(open_device(r.span[k]));
+    c.device = open_device(r.device);  // current from here on
     c.env.device = &*c.device;
+    c.env.span = c.spanned();
   }
   for (const std::size_t i : chosen) {
-    const std::string why = c.fixture->unavailable(i, c.env.device);
+    const std::string why =
+        c.env.span.empty() ? c.fixture->unavailable(i, c.env.device) : c.fixture->unavailable_across(i, c.env.span);
     if (why.empty()) c.env.steps.push_back(i);
     else if (r.variants != "all") throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
     else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
@@ -77,11 +112,15 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   const Footprint f = c.fixture->footprint(c.env);
   check_host_bytes(r, f, c.env.steps);
   if (c.device) {
-    const double flush = r.measure.hot ? 0 : 2.0 * double(c.device->l2_bytes);
-    const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
-    if (need > free)
-      throw UsageError(fmt::format("{} needs {} of device memory, {} has {} free", point_text(r), gib_text(need),
-                                   c.device->name, gib_text(free)));
+    for (const DeviceInfo* d : c.span()) {
+      GPUBENCH_CUDA(cudaSetDevice(d->index));
+      const double flush = r.measure.hot ? 0 : 2.0 * double(d->l2_bytes);
+      const double need = f.device_bytes + flush + double(64 << 20), free = double(device_free_bytes());
+      if (need > free)
+        throw UsageError(fmt::format("{} needs {} of device memory, device {} ({}) has {} free", point_text(r),
+                                     gib_text(need), d->index, d->name, gib_text(free)));
+    }
+    GPUBENCH_CUDA(cudaSetDevice(c.device->index));
   }
   return c;
 }
@@ -100,16 +139,19 @@ BenchResult base_result(const RunRequest& r, const StepInfo& s) {
   b.device = r.device;
   b.measure = measure_settings(r.measure);
   if (r.concurrent_devices > 1) b.measure["concurrent_devices"] = r.concurrent_devices;
+  if (!r.span.empty()) b.measure["devices"] = r.span;
   b.hot = r.measure.hot;
   b.primary = r.pattern->primary;
   return b;
 }
 
 // Runs one step: a checked first run, the samples, a check of the last one.
-void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, GpuTimer* timer, const MeasureOptions& m,
-                  SampleWatch* watch) {
-  std::function<double()> sample = [&] { return timer->time(s.prepare, s.body); };
-  if (info.host_timed) sample = [&] { return timer->time_on_host(s.prepare, s.body); };
+// timers: one per device of the run, its own first (none for host steps
+// alone); a body on several devices is timed on the host across them all.
+void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, const std::vector<GpuTimer*>& timers,
+                  const MeasureOptions& m, SampleWatch* watch) {
+  std::function<double()> sample = [&] { return timers.front()->time(s.prepare, s.body); };
+  if (info.host_timed) sample = [&] { return GpuTimer::time_on_host(timers, s.prepare, s.body); };
   if (info.on_host) {
     sample = [&] {
       s.prepare();
@@ -191,7 +233,8 @@ void add_library_percentages(std::vector<BenchResult>& rs, const std::vector<std
 }  // namespace
 
 std::string describe(const RunRequest& r) {
-  return fmt::format("{} device={} variants={}", point_text(r), r.device, r.variants);
+  const std::string devices = r.span.empty() ? fmt::format("device={}", r.device) : fmt::format("devices={}", fmt::join(r.span, ","));
+  return fmt::format("{} {} variants={}", point_text(r), devices, r.variants);
 }
 
 std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names) {
@@ -242,10 +285,19 @@ std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const st
   std::vector<int> once;  // a device named twice runs once
   for (const int d : devices)
     if (std::find(once.begin(), once.end(), d) == once.end()) once.push_back(d);
-  if (runs.size() * once.size() > max_runs)
+  const bool spans = !runs.empty() && runs.front().pattern->min_devices > 1;
+  if (!spans && runs.size() * once.size() > max_runs)
     throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), once.size(),
                                  max_runs));
   std::vector<RunRequest> out;
+  if (spans) {  // every run on all of them
+    for (RunRequest r : runs) {
+      r.span = once;
+      r.device = once.front();
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
   for (const int d : once)
     for (RunRequest r : runs) {
       r.device = d;
@@ -337,22 +389,32 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
   c.env.device = c.device ? &*c.device : nullptr;  // the Checked may have moved
   for (const std::string& why : skipped) notes << "gpubench: note: skipped " << why << "\n";
 
-  std::unique_ptr<GpuTimer> timer;
+  // The other devices' streams and timers go after the fixture, too.
+  std::vector<std::unique_ptr<CUstream_st, void (*)(cudaStream_t)>> peer_streams;
+  std::vector<std::unique_ptr<GpuTimer>> timers;  // one per device of the run, its own first
   RunReport report;
   report.host = {{"name", host_name()}, {"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
-  if (c.device) {
+  for (DeviceInfo* d : c.span()) {
+    GPUBENCH_CUDA(cudaSetDevice(d->index));
     cudaStream_t s;
     GPUBENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    stream.reset(s);
-    c.env.stream = s;
-    c.device->copy_gbps = copy_gbps_once(r.device, s);
-    timer = std::make_unique<GpuTimer>(s, r.measure.hot ? 0 : 2 * c.device->l2_bytes);
-    c.device->telemetry = telemetry_state(*c.device);
-    if (const std::string why = unavailable_once(*c.device); !why.empty())
+    if (d == &*c.device) stream.reset(s);
+    else peer_streams.emplace_back(s, [](cudaStream_t x) { cudaStreamDestroy(x); });
+    d->copy_gbps = copy_gbps_once(d->index, s);
+    timers.push_back(std::make_unique<GpuTimer>(s, r.measure.hot ? 0 : 2 * d->l2_bytes));
+    d->telemetry = telemetry_state(*d);
+    if (const std::string why = unavailable_once(*d); !why.empty())
       notes << "gpubench: note: SM clocks, throttle checks and energy unavailable: " << why << "\n";
-    if (r.measure.energy) measure_idle_once(*c.device);
-    report.devices.push_back(*c.device);
+    if (r.measure.energy) measure_idle_once(*d);
+    report.devices.push_back(*d);
   }
+  c.env.span = c.spanned();  // the Checked may have moved
+  if (c.device) {
+    GPUBENCH_CUDA(cudaSetDevice(c.device->index));
+    c.env.stream = stream.get();
+  }
+  std::vector<GpuTimer*> timer_list;
+  for (const auto& t : timers) timer_list.push_back(t.get());
   const Pattern& p = *r.pattern;
   std::vector<std::string> library;
   try {
@@ -368,7 +430,7 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
       Telemetry* telemetry = info.on_host ? nullptr : telemetry_of(*c.device);
       std::optional<ClockWatch> watch;
       if (telemetry) watch.emplace(*telemetry, r.measure.throttle_threshold, r.measure.discard_on_throttle);
-      measure_step(b, s, info, timer.get(), r.measure, watch ? &*watch : nullptr);
+      measure_step(b, s, info, timer_list, r.measure, watch ? &*watch : nullptr);
       b.stats = summarize(b.samples_ms);
       b.metrics = s.metrics(b.stats.median_ms);
       if (!info.on_host)

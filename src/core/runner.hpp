@@ -19,6 +19,7 @@ struct RunRequest {
   int device = 0;
   MeasureOptions measure;
   int concurrent_devices = 1;  // above 1: run at the same time as the runs of that many devices in all (--concurrent)
+  std::vector<int> span;       // a pattern whose runs span devices: every device of the run, `device` first
 };
 
 // "NAME a=1 b=x seed=42 variants=...": the point in axis order, for progress and errors.
@@ -49,7 +50,8 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
 std::vector<int> parse_devices(const std::string& text, const std::string& what);
 
 // Every run on each device (a device named twice once), one device's runs
-// after the other's. Throws UsageError for more than `max_runs` runs.
+// after the other's; for a pattern whose runs span devices, every run on
+// all of them at once. Throws UsageError for more than `max_runs` runs.
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs = kDefaultMaxRuns);
 

@@ -33,6 +33,7 @@ __global__ void hold_stream(volatile int* release) {
 }  // namespace
 
 GpuTimer::GpuTimer(cudaStream_t stream, std::size_t flush_bytes) : stream_(stream), flush_(flush_bytes) {
+  GPUBENCH_CUDA(cudaGetDevice(&device_));
   if (flush_bytes) GPUBENCH_CUDA(cudaMemsetAsync(flush_.get(), 0, flush_bytes, stream_));
   GPUBENCH_CUDA(cudaEventCreate(&start_));
   GPUBENCH_CUDA(cudaEventCreate(&stop_));
@@ -55,12 +56,24 @@ void GpuTimer::flush_l2() {
 }
 
 double GpuTimer::time_on_host(const std::function<void()>& prepare, const std::function<void()>& body) {
+  return time_on_host(std::vector<GpuTimer*>{this}, prepare, body);
+}
+
+double GpuTimer::time_on_host(const std::vector<GpuTimer*>& timers, const std::function<void()>& prepare,
+                              const std::function<void()>& body) {
+  const auto on_each = [&](auto&& f) {
+    for (GpuTimer* t : timers) {
+      GPUBENCH_CUDA(cudaSetDevice(t->device_));
+      f(*t);
+    }
+    GPUBENCH_CUDA(cudaSetDevice(timers.front()->device_));
+  };
   if (prepare) prepare();
-  flush_l2();
-  GPUBENCH_CUDA(cudaDeviceSynchronize());
+  on_each([](GpuTimer& t) { t.flush_l2(); });
+  on_each([](GpuTimer&) { GPUBENCH_CUDA(cudaDeviceSynchronize()); });
   const auto t0 = std::chrono::steady_clock::now();
   body();
-  GPUBENCH_CUDA(cudaDeviceSynchronize());
+  on_each([](GpuTimer&) { GPUBENCH_CUDA(cudaDeviceSynchronize()); });
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -30,9 +31,17 @@ class GpuTimer {
   // body whose host calls block, which the holding kernel would deadlock.
   double time_on_host(const std::function<void()>& prepare, const std::function<void()>& body);
 
+  // time_on_host for a body that runs on several devices, one timer each
+  // (made with that device current): every device flushed and idle before
+  // body(), and the clock stopped once every device has synchronized. The
+  // first timer's device is current for body() and after.
+  static double time_on_host(const std::vector<GpuTimer*>& timers, const std::function<void()>& prepare,
+                             const std::function<void()>& body);
+
  private:
   void flush_l2();  // queues the L2 flush on the stream, when there is one
 
+  int device_ = 0;  // current when the timer was made
   cudaStream_t stream_;
   DeviceBuffer flush_;
   volatile int* release_ = nullptr;  // host-mapped flag the holding kernel waits on

@@ -70,7 +70,7 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"scan", "--n", "0"}, "at least 1");
   expect_usage_error({"scan", "--variant", "cpu", "--n", "2^40"}, "host memory");
   expect_usage_error({"list", "sort"}, "valid: reduce, gemm, scan, histogram");
-  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, list, info, run, compare");
+  expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, collective, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
 }
 
@@ -211,4 +211,18 @@ TEST_CASE("compare: exit 0 on identical files, 2 on bad input") {
   }
   expect_usage_error({"compare", path.c_str(), bad.c_str()}, "cli_compare_bad.json: /results/0/variant: missing");
   std::remove(bad.c_str());
+}
+
+TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, and refuses fewer than it needs") {
+  const Outcome planned = cli({"collective", "--devices", "0,1,2,1", "--bytes", "8,1K", "--dry-run"});
+  INFO(planned.err);
+  REQUIRE(planned.rc == kExitOk);
+  CHECK(planned.out.find("[1/2] collective bytes=8 ") != std::string::npos);
+  CHECK(planned.out.find("devices=0,1,2 variants=all") != std::string::npos);
+  CHECK(planned.out.find("[3/") == std::string::npos);
+  expect_usage_error({"collective", "--devices", "0", "--bytes", "8"}, "collective needs at least 2 GPUs at once; 1 is named");
+  expect_usage_error({"collective", "--device", "0", "--bytes", "8"}, "1 is named");
+  expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter");
+  expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
+  expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
 }

@@ -297,3 +297,16 @@ TEST_CASE("a row measured with other devices running against one measured alone 
   for (BenchResult& r : both.results) scale(r, 2.0);
   for (const auto& row : compare::compare(both, fresh, {}).rows) CHECK(row.verdict == Verdict::faster);
 }
+
+TEST_CASE("rows whose runs spanned different sets of GPUs are unclear, however fast") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  for (BenchResult& r : fresh.results) {
+    scale(r, 0.5);
+    r.measure["devices"] = {0, 1};
+  }
+  for (const auto& row : compare::compare(base, fresh, {}).rows) CHECK(row.verdict == Verdict::unclear);
+  RunReport same = fresh;
+  for (BenchResult& r : same.results) scale(r, 2.0);
+  for (const auto& row : compare::compare(same, fresh, {}).rows) CHECK(row.verdict == Verdict::faster);
+}

@@ -56,7 +56,7 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
       {R"({"benchmarks": [{"pattern": "reduce", "variants": ["reduce0", "reduce99"]}]})",
        "benchmarks[0].variants: unknown reduce variant 'reduce99'"},
       {R"({"benchmarks": [{"pattern": "reduce", "variants": 7}]})", "benchmarks[0].variants: expected"},
-      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, got "sort")"},
+      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, collective, got "sort")"},
       {R"({"benchmarks": [{"variants": "all"}]})", "benchmarks[0].pattern: missing"},
       {R"({"benchmarks": []})", "benchmarks: expected a non-empty list, got []"},
       {R"({"benchmark": []})", "benchmark: unknown key"},

@@ -1,0 +1,84 @@
+// host_staged — lecture 23's starting point, with no path between the GPUs:
+// each GPU copies its input to pinned host memory, the host reduces them
+// with all its threads, and every GPU copies the result back. Each byte
+// crosses PCIe twice and the host's memory once more; the links between
+// the GPUs sit idle.
+#include <cuda_bf16.h>
+
+#include "kernels/collective/collective_common.hpp"
+#include "src/detail/parallel.hpp"
+
+namespace gpubench::collective {
+namespace {
+
+struct PinnedBuffer {
+  void* p = nullptr;
+  explicit PinnedBuffer(std::size_t bytes) { GPUBENCH_CUDA(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1))); }
+  ~PinnedBuffer() { cudaFreeHost(p); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+};
+
+struct HostStaged : Plan {
+  std::vector<std::unique_ptr<PinnedBuffer>> in;  // one per GPU
+  std::unique_ptr<PinnedBuffer> out;
+};
+
+template <class T>
+T host_apply(Op op, T a, T b) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    const float x = __bfloat162float(a), y = __bfloat162float(b);
+    return __float2bfloat16(op == Op::sum ? x + y : std::max(x, y));
+  } else {
+    return op == Op::sum ? a + b : std::max(a, b);
+  }
+}
+
+template <class T>
+void host_reduce(const std::vector<const T*>& in, T* out, std::int64_t n, Op op) {
+  parallel_blocks(n, std::int64_t(1) << 16, [&](std::int64_t, std::int64_t lo, std::int64_t hi) {
+    for (std::int64_t i = lo; i < hi; ++i) {
+      T acc = in[0][i];
+      for (std::size_t g = 1; g < in.size(); ++g) acc = host_apply(op, acc, in[g][i]);
+      out[i] = acc;
+    }
+  });
+}
+
+std::unique_ptr<Plan> make_host_staged(const Problem& p) {
+  auto plan = std::make_unique<HostStaged>();
+  const std::size_t bytes = std::size_t(p.count) * elem_size(p.elem);
+  for (int g = 0; g < p.gpus(); ++g) plan->in.push_back(std::make_unique<PinnedBuffer>(bytes));
+  plan->out = std::make_unique<PinnedBuffer>(bytes);
+  return plan;
+}
+
+void run_host_staged(const Problem& p, Plan* base) {
+  auto& plan = *static_cast<HostStaged*>(base);
+  const std::size_t bytes = std::size_t(p.count) * elem_size(p.elem);
+  for (int g = 0; g < p.gpus(); ++g) {
+    OnDevice on(p.devices[g]);
+    GPUBENCH_CUDA(cudaMemcpyAsync(plan.in[g]->p, p.in[g], bytes, cudaMemcpyDeviceToHost, p.streams[g]));
+  }
+  for (int g = 0; g < p.gpus(); ++g) GPUBENCH_CUDA(cudaStreamSynchronize(p.streams[g]));
+  const auto reduce = [&](auto t) {
+    using T = decltype(t);
+    std::vector<const T*> in;
+    for (const auto& b : plan.in) in.push_back(static_cast<const T*>(b->p));
+    host_reduce(in, static_cast<T*>(plan.out->p), p.count, p.op);
+  };
+  if (p.elem == Elem::f32) reduce(float{});
+  else if (p.elem == Elem::f64) reduce(double{});
+  else reduce(__nv_bfloat16{});
+  for (int g = 0; g < p.gpus(); ++g) {
+    OnDevice on(p.devices[g]);
+    GPUBENCH_CUDA(cudaMemcpyAsync(p.out[g], plan.out->p, bytes, cudaMemcpyHostToDevice, p.streams[g]));
+  }
+}
+
+}  // namespace
+}  // namespace gpubench::collective
+
+GPUBENCH_COLLECTIVE_STEP(host_staged, Ladder::course,
+                         "each GPU's input to pinned host memory, summed by all host threads, copied back to each",
+                         &always_available, &no_scratch, &make_host_staged, &run_host_staged)

@@ -1,0 +1,86 @@
+// The library baseline: ncclAllReduce on every GPU of the run, one
+// communicator per GPU from ncclCommInitAll (one process, several GPUs),
+// the calls grouped with ncclGroupStart/End as NCCL's documentation asks
+// when one thread drives several GPUs. The communicators are made before
+// timing. NVLink multicast (NVLS) is always off: NCCL_NVLS_ENABLE=0 is set
+// before the first communicator, whatever the environment said.
+//
+// NCCL is loaded at run time (dlopen of libnccl.so.2), so the binary runs
+// without it and reports this step unavailable; the header only gives the
+// types.
+#include <dlfcn.h>
+#include <stdlib.h>
+
+#include <nccl.h>
+
+#include "kernels/collective/collective_common.hpp"
+
+namespace gpubench::collective {
+namespace {
+
+#define GPUBENCH_NCCL_FUNCTIONS(X) \
+  X(ncclGetVersion) X(ncclCommInitAll) X(ncclCommDestroy) X(ncclAllReduce) X(ncclGroupStart) X(ncclGroupEnd) X(ncclGetErrorString)
+
+struct Api {
+#define GPUBENCH_DECLARE(f) decltype(&::f) f = nullptr;
+  GPUBENCH_NCCL_FUNCTIONS(GPUBENCH_DECLARE)
+#undef GPUBENCH_DECLARE
+  std::string error;  // why NCCL cannot be used, or empty
+
+  Api() {
+    void* lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      error = std::string("NCCL 2 not found (put libnccl.so.2 on LD_LIBRARY_PATH): ") + dlerror();
+      return;
+    }
+#define GPUBENCH_RESOLVE(f)                             \
+  f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f)); \
+  if (!f && error.empty()) error = "libnccl.so.2 has no " #f;
+    GPUBENCH_NCCL_FUNCTIONS(GPUBENCH_RESOLVE)
+#undef GPUBENCH_RESOLVE
+  }
+};
+
+const Api& api() {
+  static const Api a;
+  return a;
+}
+
+void check(ncclResult_t result, const char* call) {
+  if (result != ncclSuccess)
+    throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " + api().ncclGetErrorString(result));
+}
+#define GPUBENCH_NCCL(call) check(api().call, #call)
+
+struct Comms : Plan {
+  std::vector<ncclComm_t> comms;
+  ~Comms() override {
+    for (ncclComm_t c : comms) api().ncclCommDestroy(c);
+  }
+};
+
+std::string nccl_available(const Problem&) { return api().error; }
+
+std::unique_ptr<Plan> make_comms(const Problem& p) {
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  auto plan = std::make_unique<Comms>();
+  plan->comms.resize(std::size_t(p.gpus()));
+  GPUBENCH_NCCL(ncclCommInitAll(plan->comms.data(), p.gpus(), p.devices.data()));
+  return plan;
+}
+
+void run_nccl(const Problem& p, Plan* base) {
+  const auto& comms = static_cast<Comms*>(base)->comms;
+  const ncclDataType_t type = p.elem == Elem::f64 ? ncclFloat64 : p.elem == Elem::bf16 ? ncclBfloat16 : ncclFloat32;
+  const ncclRedOp_t op = p.op == Op::sum ? ncclSum : ncclMax;
+  GPUBENCH_NCCL(ncclGroupStart());
+  for (int g = 0; g < p.gpus(); ++g)
+    GPUBENCH_NCCL(ncclAllReduce(p.in[g], p.out[g], std::size_t(p.count), type, op, comms[g], p.streams[g]));
+  GPUBENCH_NCCL(ncclGroupEnd());
+}
+
+}  // namespace
+}  // namespace gpubench::collective
+
+GPUBENCH_COLLECTIVE_STEP(nccl, Ladder::baseline, "ncclAllReduce, one communicator per GPU (ncclCommInitAll)",
+                         &nccl_available, &no_scratch, &make_comms, &run_nccl)
