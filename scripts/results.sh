@@ -3,9 +3,10 @@
 # them) with one build: every ladder at its sizes, the size sweeps, the
 # configs, and the CI gate's baseline with two back-to-back runs compared.
 # Usage: scripts/results.sh [GPUBENCH_BINARY] [OUT_DIR] [GROUP...]
-#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy
-#   (default: all but ladders and energy, in that order; a device call may not hold them all;
-#   ladders is configs/ladders.json alone; energy the reduce and gemm ladders with --energy).
+#   GROUP: reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy, collective
+#   (default: all but ladders, energy and collective, in that order; a device call may not hold them all;
+#   ladders is configs/ladders.json alone; energy the reduce and gemm ladders with --energy;
+#   collective needs two GPUs or more).
 # The cudnn rows need libcudnn.so.9 on LD_LIBRARY_PATH (else: unavailable).
 set -euo pipefail
 bin=${1:-build/gpubench}
@@ -87,9 +88,12 @@ for group in $groups; do
     configs)
       for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
     ladders) run ladders run configs/ladders.json ;;  # the README's summary alone
+    collective)  # two GPUs or more (results/h200x2): the all-reduce ladder and the CI gate on every GPU
+      run collective run configs/collective.json
+      run ci-devices-all run configs/ci.json --devices all ;;
     energy)
       run reduce-energy reduce --n 2^28 --energy
       run gemm-energy gemm --energy ;;
-    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy)" >&2; exit 2 ;;
+    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy, collective)" >&2; exit 2 ;;
   esac
 done

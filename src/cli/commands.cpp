@@ -404,6 +404,11 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   run_cmd->add_option("--max-runs", run_max_runs, "Refuse a config that plans more runs than this")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  std::string run_devices;
+  const CLI::Option* run_devices_option =
+      run_cmd->add_option("--devices", run_devices,
+                          "'all' or a comma-separated list of CUDA device indices, for every benchmark (in place of "
+                          "params.device)");
   add_output_options(run_cmd, run_out);
 
   CompareArgs cmp;
@@ -450,7 +455,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       const nlohmann::json doc = config::load_json_file(config_path);
       std::vector<RunRequest> runs;
       try {
-        runs = config::plan(doc, patterns, run_max_runs);
+        std::optional<std::vector<int>> devices;
+        if (run_devices_option->count()) devices = parse_devices(run_devices, "--devices");
+        runs = config::plan(doc, patterns, run_max_runs, devices);
       } catch (const UsageError& e) {
         throw UsageError(config_path + ": " + e.what());
       }

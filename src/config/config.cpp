@@ -57,7 +57,8 @@ std::vector<std::string> param_names(const Pattern& p) {
 
 // The defaults' params apply to each benchmark whose pattern has them.
 std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
-                                       const MeasureOptions& measure, std::size_t max_runs) {
+                                       const MeasureOptions& measure, std::size_t max_runs,
+                                       const std::optional<std::vector<int>>& devices_given) {
   const std::vector<std::string> keys = param_names(p);
   const json own = b.value("params", json::object());
   check_keys(own, keys, path + ".params");
@@ -89,7 +90,9 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
   }
   // A pattern whose runs span devices takes every one unless told which.
   std::vector<int> devices = p.min_devices > 1 ? parse_devices("all", path) : std::vector<int>{0};
+  if (devices_given) devices = *devices_given;
   if (const json* v = param("device", where)) {
+    if (devices_given) fail(where, "--devices names the devices: leave out params.device, or --devices");
     if (v->is_string() && v->get<std::string>() == "all") {
       devices = parse_devices("all", where);
     } else {
@@ -127,7 +130,8 @@ json load_json_file(const std::string& path) {
   return json::parse(text);
 }
 
-std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::size_t max_runs) {
+std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::size_t max_runs,
+                             const std::optional<std::vector<int>>& devices) {
   check_keys(config, {"name", "description", "defaults", "benchmarks"}, "");
   for (const char* key : {"name", "description"})
     if (config.contains(key) && (!config.at(key).is_string() || config.at(key).get<std::string>().size() > 1000))
@@ -154,7 +158,7 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
     const MeasureOptions m =
         measure(b.value("measure", json::object()), path + ".measure",
                 measure(shared_measure, "defaults.measure", p->measure));
-    for (auto& r : plan_benchmark(*p, defaults, b, path, m, max_runs - runs.size())) runs.push_back(std::move(r));
+    for (auto& r : plan_benchmark(*p, defaults, b, path, m, max_runs - runs.size(), devices)) runs.push_back(std::move(r));
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
   }

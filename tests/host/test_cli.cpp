@@ -226,3 +226,18 @@ TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, 
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
   expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
 }
+
+TEST_CASE("run --devices puts every benchmark of a config on each listed device, and refuses it beside params.device") {
+  const std::string ci = std::string(GPUBENCH_SOURCE_DIR) + "/configs/ci.json";
+  const Outcome r = cli({"run", ci, "--devices", "0,1", "--dry-run"});
+  INFO(r.err);
+  REQUIRE(r.rc == kExitOk);
+  CHECK(r.out.find("device=1 variants=reduce0") != std::string::npos);
+  const Outcome one = cli({"run", ci, "--dry-run"});
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 2 * std::count(one.out.begin(), one.out.end(), '\n'));
+  const std::string path = "run_devices_config.json";
+  std::ofstream(path) << R"({"benchmarks": [{"pattern": "reduce", "params": {"device": 1}}]})";
+  expect_usage_error({"run", path, "--devices", "0"}, "benchmarks[0].params.device: --devices names the devices");
+  expect_usage_error({"run", ci, "--devices", "0,x"}, "--devices \"x\"");
+  std::remove(path.c_str());
+}
