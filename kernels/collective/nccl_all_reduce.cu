@@ -59,7 +59,14 @@ struct Comms : Plan {
   }
 };
 
-std::string nccl_available(const Problem&) { return api().error; }
+// bfloat16 reductions came with NCCL 2.10.
+std::string nccl_available(const Problem& p) {
+  if (!api().error.empty()) return api().error;
+  int version = 0;
+  check(api().ncclGetVersion(&version), "ncclGetVersion");
+  if (p.elem == Elem::bf16 && version < 21000) return "this NCCL (" + std::to_string(version) + ") has no bfloat16";
+  return {};
+}
 
 std::unique_ptr<Plan> make_comms(const Problem& p) {
   setenv("NCCL_NVLS_ENABLE", "0", 1);
@@ -74,8 +81,13 @@ void run_nccl(const Problem& p, Plan* base) {
   const ncclDataType_t type = p.elem == Elem::f64 ? ncclFloat64 : p.elem == Elem::bf16 ? ncclBfloat16 : ncclFloat32;
   const ncclRedOp_t op = p.op == Op::sum ? ncclSum : ncclMax;
   GPUBENCH_NCCL(ncclGroupStart());
-  for (int g = 0; g < p.gpus(); ++g)
-    GPUBENCH_NCCL(ncclAllReduce(p.in[g], p.out[g], std::size_t(p.count), type, op, comms[g], p.streams[g]));
+  try {
+    for (int g = 0; g < p.gpus(); ++g)
+      GPUBENCH_NCCL(ncclAllReduce(p.in[g], p.out[g], std::size_t(p.count), type, op, comms[g], p.streams[g]));
+  } catch (...) {
+    api().ncclGroupEnd();  // the group must not stay open
+    throw;
+  }
   GPUBENCH_NCCL(ncclGroupEnd());
 }
 

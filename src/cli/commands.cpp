@@ -220,6 +220,7 @@ int print_and_write(const RunReport& report, const OutputArgs& o, const std::vec
 // every run, in order, or with --concurrent each device's on a thread of its own.
 RunReport run_all(const std::vector<RunRequest>& runs, std::optional<nlohmann::json> config, bool progress,
                   bool concurrent, std::ostream& err) {
+  if (concurrent) check_at_once(runs);
   for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);

@@ -14,10 +14,20 @@
 
 namespace gpubench {
 
+void check_at_once(const std::vector<RunRequest>& runs) {
+  const bool several = std::any_of(runs.begin(), runs.end(), [&](const RunRequest& r) { return r.device != runs.front().device; });
+  for (const RunRequest& r : runs)
+    if (r.pattern->min_devices > 1 && several)
+      throw UsageError(fmt::format("--concurrent: {} runs span several GPUs, which other devices' runs would share; "
+                                   "run them without --concurrent",
+                                   r.pattern->name));
+}
+
 std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool progress, std::ostream& err) {
   std::vector<int> devices;  // in the order they first appear
   for (const RunRequest& r : runs)
     if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
+  check_at_once(runs);
   for (RunRequest& r : runs) r.concurrent_devices = int(devices.size());
   // Each device's runs go one after another, so at most its largest is
   // held at a time; the devices' largest runs may all be held at once.

@@ -11,7 +11,11 @@
 
 namespace gpubench {
 
-// The reports of `runs`, in their order. Progress lines (when asked) go to
+// Throws UsageError when `runs` cannot go at once: a run that spans several
+// GPUs beside runs on other devices, which would share its GPUs. Needs no GPU.
+void check_at_once(const std::vector<RunRequest>& runs);
+
+// The reports of `runs`, in their order (check_at_once first). Progress lines (when asked) go to
 // `err` as runs start, under a lock; each device's notes follow once every
 // thread has ended. The first failure, in the order of `runs`, is rethrown
 // then; after a failure no device starts another run.

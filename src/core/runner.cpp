@@ -75,17 +75,22 @@ struct Checked {
 };
 
 // A run of a pattern that spans devices names enough of them, and every
-// one once; runs of other patterns name none.
+// one once; runs of other patterns name none. Needs no GPU: check_host
+// calls it, so that naming too few devices is a usage error before the
+// device is looked for.
 void check_span(const RunRequest& r) {
   const Pattern& p = *r.pattern;
   if (p.min_devices <= 1) return;
-  if (r.measure.energy)
-    throw UsageError(fmt::format("{}: --energy reads one GPU's counter, and a {} run spans {} GPUs", p.name, p.name,
-                                 r.span.size()));
   if (int(r.span.size()) < p.min_devices)
     throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named, and this machine has {}", p.name,
                                  p.min_devices, r.span.size(), r.span.size() == 1 ? "is" : "are", cuda_device_count()));
+  if (r.measure.energy)
+    throw UsageError(fmt::format("{}: --energy reads one GPU's counter, and a {} run spans {} GPUs", p.name, p.name,
+                                 r.span.size()));
   if (r.span.front() != r.device) throw UsageError(fmt::format("{}: the run's first device is not its own", p.name));
+  for (std::size_t k = 0; k < r.span.size(); ++k)
+    if (std::find(r.span.begin() + long(k) + 1, r.span.end(), r.span[k]) != r.span.end())
+      throw UsageError(fmt::format("{}: device {} is named twice in one run", p.name, r.span[k]));
 }
 
 Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
@@ -361,6 +366,7 @@ HostPlan host_plan(const RunRequest& r) {
 
 void check_host(const RunRequest& r) {
   const Pattern& p = *r.pattern;
+  if (has_device_steps(r)) check_span(r);
   const HostPlan h = host_plan(r);
   // A host step named by the user that cannot run (a library missing) is
   // known without a GPU; device steps are asked once the device is open.
@@ -389,7 +395,8 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
   c.env.device = c.device ? &*c.device : nullptr;  // the Checked may have moved
   for (const std::string& why : skipped) notes << "gpubench: note: skipped " << why << "\n";
 
-  // The other devices' streams and timers go after the fixture, too.
+  // The other devices' streams and timers: destroyed before the fixture,
+  // which uses streams of its own on them.
   std::vector<std::unique_ptr<CUstream_st, void (*)(cudaStream_t)>> peer_streams;
   std::vector<std::unique_ptr<GpuTimer>> timers;  // one per device of the run, its own first
   RunReport report;

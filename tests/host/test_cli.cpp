@@ -241,3 +241,12 @@ TEST_CASE("run --devices puts every benchmark of a config on each listed device,
   expect_usage_error({"run", ci, "--devices", "0,x"}, "--devices \"x\"");
   std::remove(path.c_str());
 }
+
+TEST_CASE("with --concurrent, a run that spans GPUs beside runs on other devices is refused before a GPU is looked for") {
+  const std::string path = "span_concurrent_config.json";
+  std::ofstream(path) << R"({"benchmarks": [{"pattern": "reduce", "variants": ["cpu"], "params": {"n": 4096, "device": [0, 1]}},
+                                {"pattern": "collective", "params": {"bytes": 8, "device": [0, 1]}}]})";
+  expect_usage_error({"run", path, "--concurrent"}, "--concurrent: collective runs span several GPUs");
+  expect_usage_error({"collective", "--devices", "0,1,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter, and a collective run spans 2 GPUs");
+  std::remove(path.c_str());
+}
