@@ -3,9 +3,8 @@
 // with all its threads, and every GPU copies the result back. Each byte
 // crosses PCIe twice and the host's memory once more; the links between
 // the GPUs sit idle.
-#include <cuda_bf16.h>
-
 #include "kernels/collective/collective_common.hpp"
+#include "kernels/collective/elementwise.cuh"
 #include "src/detail/parallel.hpp"
 
 namespace gpubench::collective {
@@ -25,21 +24,11 @@ struct HostStaged : Plan {
 };
 
 template <class T>
-T host_apply(Op op, T a, T b) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    const float x = __bfloat162float(a), y = __bfloat162float(b);
-    return __float2bfloat16(op == Op::sum ? x + y : std::max(x, y));
-  } else {
-    return op == Op::sum ? a + b : std::max(a, b);
-  }
-}
-
-template <class T>
 void host_reduce(const std::vector<const T*>& in, T* out, std::int64_t n, Op op) {
   parallel_blocks(n, std::int64_t(1) << 16, [&](std::int64_t, std::int64_t lo, std::int64_t hi) {
     for (std::int64_t i = lo; i < hi; ++i) {
       T acc = in[0][i];
-      for (std::size_t g = 1; g < in.size(); ++g) acc = host_apply(op, acc, in[g][i]);
+      for (std::size_t g = 1; g < in.size(); ++g) acc = apply(op, acc, in[g][i]);
       out[i] = acc;
     }
   });
@@ -67,9 +56,7 @@ void run_host_staged(const Problem& p, Plan* base) {
     for (const auto& b : plan.in) in.push_back(static_cast<const T*>(b->p));
     host_reduce(in, static_cast<T*>(plan.out->p), p.count, p.op);
   };
-  if (p.elem == Elem::f32) reduce(float{});
-  else if (p.elem == Elem::f64) reduce(double{});
-  else reduce(__nv_bfloat16{});
+  visit_elem(p.elem, reduce);
   for (int g = 0; g < p.gpus(); ++g) {
     OnDevice on(p.devices[g]);
     GPUBENCH_CUDA(cudaMemcpyAsync(p.out[g], plan.out->p, bytes, cudaMemcpyHostToDevice, p.streams[g]));

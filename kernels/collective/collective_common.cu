@@ -1,24 +1,11 @@
 #include "kernels/collective/collective_common.hpp"
 
-#include <cuda_bf16.h>
+#include "kernels/collective/elementwise.cuh"
 
 namespace gpubench::collective {
 namespace {
 
 constexpr int kThreads = 256;
-
-template <class T>
-__device__ __forceinline__ T apply(Op op, T a, T b) {
-  return op == Op::sum ? T(a + b) : (a < b ? b : a);
-}
-
-// BF16 arithmetic in float, rounded back once per operation: what a BF16
-// add or max gives.
-template <>
-__device__ __forceinline__ __nv_bfloat16 apply(Op op, __nv_bfloat16 a, __nv_bfloat16 b) {
-  const float x = __bfloat162float(a), y = __bfloat162float(b);
-  return __float2bfloat16(op == Op::sum ? x + y : fmaxf(x, y));
-}
 
 template <class T>
 __global__ void __launch_bounds__(kThreads) combine_kernel(T* dst, const T* src, std::int64_t n, Op op) {
@@ -37,15 +24,6 @@ __global__ void __launch_bounds__(kThreads) reduce_sources_kernel(Sources s, T* 
     T acc = static_cast<const T*>(s.p[0])[i];
     for (int k = 1; k < s.k; ++k) acc = apply(op, acc, static_cast<const T*>(s.p[k])[i]);
     dst[i] = acc;
-  }
-}
-
-template <class F>
-void visit_elem(Elem e, F&& f) {
-  switch (e) {
-    case Elem::f32: return f(float{});
-    case Elem::bf16: return f(__nv_bfloat16{});
-    case Elem::f64: return f(double{});
   }
 }
 
