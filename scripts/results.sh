@@ -44,7 +44,7 @@ for group in $groups; do
       run histogram-past-2p31 histogram --variant vectorized,per_lane,multipass,byte_values,cub --n 2147483665
       run sweep-histogram run configs/sweep-histogram.json ;;
     conv2d)
-      device_steps=basic,constant_mask,tiled_input,tiled_cached_halo,register_blocked,vectorized,register_tiled,loads_in_flight
+      device_steps=basic,constant_mask,tiled_input,tiled_cached_halo,register_blocked,vectorized,register_tiled,loads_in_flight,tma_ring,rows_once
       run conv2d-8192 conv2d --mask 3,5,7,9,15
       run conv2d-8192-float64 conv2d --mask 3,15 --dtype float64 --variant "$device_steps,cudnn"
       run conv2d-past-2p31 conv2d --width 65536 --height 32769 --mask 3  # cudnn: unavailable past 2^31 - 1 pixels

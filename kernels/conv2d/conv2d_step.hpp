@@ -61,6 +61,7 @@ struct Step {
   std::string (*unavailable)(const Problem&) = nullptr;
   // What make_plan chose, for the row's details (cuDNN's algorithm). nullptr: nothing.
   std::string (*describe_plan)(const void* plan) = nullptr;
+  int min_cc = 0;  // the compute capability the step needs (90: Hopper's TMA), as major * 10 + minor; 0: any
 };
 
 }  // namespace gpubench::conv2d

@@ -3,6 +3,7 @@
 // and 32 rows tall; each thread one vector of columns in 4 rows. The tile
 // and its halo sit in shared memory as 16-byte vectors, the halo rounded up
 // to whole vectors so that a vector is all inside the image or all ghost.
+// The TMA steps (tile_ring.cuh) keep the layout.
 #pragma once
 
 #include "kernels/conv2d/constant_mask.cuh"
@@ -18,6 +19,30 @@ struct TileShape {
   static constexpr int kW = kTileW + 2 * kA, kH = kTileH + 2 * R, kVecs = kW / kV;
   static constexpr int kWindow = 1 + 2 * kA / kV;  // vectors a thread reads per window row
 };
+
+// Stores this thread's kRows x kV outputs of the tile at (x0, y0), as
+// 16-byte vectors when `vector_store` and the vector lies inside the image.
+template <class T, int R>
+__device__ __forceinline__ void store_outputs(const T (&acc)[TileShape<T, R>::kRows][TileShape<T, R>::kV], T* out,
+                                              std::int64_t w, std::int64_t h, std::int64_t x0, std::int64_t y0,
+                                              bool vector_store) {
+  using S = TileShape<T, R>;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t x = x0 + std::int64_t(tx) * S::kV;
+  vector_store = vector_store && x + S::kV <= w;
+#pragma unroll
+  for (int py = 0; py < S::kRows; ++py) {
+    const std::int64_t y = y0 + ty * S::kRows + py;
+    if (y >= h) break;
+    if (vector_store) {
+      *reinterpret_cast<Vec<T>*>(out + y * w + x) = *reinterpret_cast<const Vec<T>*>(acc[py]);
+    } else {
+#pragma unroll
+      for (int px = 0; px < S::kV; ++px)
+        if (x + px < w) out[y * w + x + px] = acc[py][px];
+    }
+  }
+}
 
 // Computes this thread's kRows x kV outputs of the tile at (x0, y0) from
 // `tile` (kH rows of kVecs vectors; row 0 is image row y0 - R, vector 0
@@ -48,20 +73,7 @@ __device__ __forceinline__ void convolve_tile(const Vec<T>* tile, T* out, std::i
         for (int px = 0; px < S::kV; ++px) acc[py][px] += row[S::kA - R + px + j] * weight[j];
     }
   }
-  const std::int64_t x = x0 + std::int64_t(tx) * S::kV;
-  vector_store = vector_store && x + S::kV <= w;
-#pragma unroll
-  for (int py = 0; py < S::kRows; ++py) {
-    const std::int64_t y = y0 + ty * S::kRows + py;
-    if (y >= h) break;
-    if (vector_store) {
-      *reinterpret_cast<Vec<T>*>(out + y * w + x) = *reinterpret_cast<const Vec<T>*>(acc[py]);
-    } else {
-#pragma unroll
-      for (int px = 0; px < S::kV; ++px)
-        if (x + px < w) out[y * w + x + px] = acc[py][px];
-    }
-  }
+  store_outputs<T, R>(acc, out, w, h, x0, y0, vector_store);
 }
 
 // Rows start on 16-byte boundaries, so tiles can move as vectors.

@@ -1,12 +1,14 @@
-// Thin wrappers over the Hopper (sm_90a) instructions the wgmma step uses:
-// mbarriers, the tensor-memory accelerator (TMA) and warpgroup matrix
-// multiply-accumulate. The bodies exist only in the sm_90a pass
+// Thin wrappers over the Hopper (sm_90a) instructions the wgmma steps use
+// beside the asynchronous copies (kernels/common/hopper_copies.cuh): warpgroup
+// matrix multiply-accumulate. The bodies exist only in the sm_90a pass
 // (__CUDA_ARCH_FEAT_SM90_ALL); the step runs only on compute capability 9.0.
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
+
+#include "kernels/common/hopper_copies.cuh"
 
 namespace gpubench::gemm::sm90 {
 
@@ -16,50 +18,7 @@ namespace gpubench::gemm::sm90 {
 #define GPUBENCH_SM90A(...)
 #endif
 
-__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
-  return std::uint32_t(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, int arrivals) {
-  GPUBENCH_SM90A(asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(arrivals));)
-}
-
-// Makes the initialized barriers visible to the copy engine.
-__device__ __forceinline__ void fence_barrier_init() {
-  GPUBENCH_SM90A(asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");)
-}
-
-// Arrives and tells the barrier to also wait for `bytes` of TMA traffic.
-__device__ __forceinline__ void mbarrier_arrive_expect_bytes(std::uint64_t* bar, std::uint32_t bytes) {
-  GPUBENCH_SM90A(asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
-                              "r"(bytes) : "memory");)
-}
-
-__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
-  GPUBENCH_SM90A(asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");)
-}
-
-// Waits until the barrier's phase with this parity has completed.
-__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, int parity) {
-  GPUBENCH_SM90A(std::uint32_t done; do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  } while (!done);)
-}
-
-// TMA: copies the box at (c0, c1) (innermost first) of `map`'s tensor to
-// shared memory, zero-filling what lies outside the tensor, and counts the
-// bytes on `bar`.
-__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, std::uint64_t* bar, int c0, int c1) {
-  GPUBENCH_SM90A(asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-          smem_addr(dst)),
-      "l"(map), "r"(c0), "r"(c1), "r"(smem_addr(bar))
-      : "memory");)
-}
+using namespace ::gpubench::hopper;  // smem_addr, the mbarriers, tma_load_2d
 
 // Shared-memory matrix descriptor for a 128-byte-swizzled operand (what TMA
 // writes with CU_TENSOR_MAP_SWIZZLE_128B): start address, leading and stride

@@ -3,29 +3,14 @@
 #pragma once
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
-#include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/tensor_map.hpp"
 #include "src/detail/cuda_check.hpp"
 
 namespace gpubench::gemm {
-
-// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
-// address, so the binary needs no link against libcuda.
-inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !f)
-      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-  }();
-  return fn;
-}
 
 // A row-major matrix of `rows` x `cols` elements of `element_bytes` each
 // (leading dimension ld elements, ld * element_bytes a multiple of 16),

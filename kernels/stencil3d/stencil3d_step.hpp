@@ -57,6 +57,7 @@ struct Step {
   std::string (*unavailable)(const Problem&) = nullptr;
   // Device bytes the step needs beside the two grids (cuSPARSE's matrix).
   double (*extra_device_bytes)(const Problem&) = nullptr;
+  int min_cc = 0;  // the compute capability the step needs (90: Hopper's TMA), as major * 10 + minor; 0: any
 };
 
 }  // namespace gpubench::stencil3d

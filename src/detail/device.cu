@@ -106,4 +106,10 @@ double measure_copy_gbps(cudaStream_t stream) {
   return 2.0 * bytes / (summarize(ms).median_ms * 1e-3) / 1e9;
 }
 
+std::string lacks_compute_capability(const DeviceInfo& d, int min_cc) {
+  if (d.cc_major * 10 + d.cc_minor >= min_cc) return {};
+  return fmt::format("needs compute capability {}.{} or later; {} is {}.{}", min_cc / 10, min_cc % 10, d.name,
+                     d.cc_major, d.cc_minor);
+}
+
 }  // namespace gpubench

@@ -51,6 +51,10 @@ double measure_copy_gbps(cudaStream_t stream);
 // first measurement, so every result of a run shares one ceiling.
 double copy_gbps_once(int device, cudaStream_t stream);
 
+// Why a step that needs compute capability min_cc (major * 10 + minor; 0:
+// any) cannot run on `d`, or empty.
+std::string lacks_compute_capability(const DeviceInfo& d, int min_cc);
+
 // Free device memory on the current device.
 std::size_t device_free_bytes();
 

@@ -1,7 +1,9 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "src/detail/measure.hpp"
 #include "src/detail/parallel.hpp"
@@ -50,6 +52,23 @@ TEST_CASE("the thread pool runs every chunk exactly once, call after call") {
         },
         1);
     for (const auto& h : hits) REQUIRE(h == 1);
+  }
+}
+
+TEST_CASE("a pool whose threads went to sleep wakes them all for the next job, from any caller") {
+  // Idle past the time its threads spin awake (5 ms), then jobs from two
+  // callers at once: every index of every job runs once.
+  gpubench::ThreadPool pool(3);
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::atomic<int> runs{0};
+    auto caller = [&] {
+      for (int job = 0; job < 200; ++job) pool.run(8, [&](unsigned) { ++runs; });
+    };
+    std::thread other(caller);
+    caller();
+    other.join();
+    CHECK(runs == 2 * 200 * 8);
   }
 }
 

@@ -37,8 +37,10 @@ class Conv2dFixture : public Fixture {
       : w_(p.at("width")), h_(p.at("height")), side_(mask_side(p)), dtype_(dtype_named(p.at("dtype"))),
         seed_(p.at("seed")), bytes_(std::size_t(w_) * std::size_t(h_) * dtype_size(dtype_)) {}
 
-  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
+  std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
     const Step& s = ladder()[i];
+    if (std::string why = d && s.where == Where::device ? lacks_compute_capability(*d, s.min_cc) : ""; !why.empty())
+      return why;
     return s.unavailable ? s.unavailable(problem(nullptr, nullptr, nullptr)) : std::string();
   }
 

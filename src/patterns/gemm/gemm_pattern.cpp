@@ -71,10 +71,7 @@ class GemmFixture : public Fixture {
     if (s.only_cc && s.only_cc != cc)
       return fmt::format("runs only on compute capability {}.{} GPUs; {} is {}.{}", s.only_cc / 10, s.only_cc % 10,
                          d->name, d->cc_major, d->cc_minor);
-    if (cc < s.min_cc)
-      return fmt::format("needs compute capability {}.{} or later; {} is {}.{}", s.min_cc / 10, s.min_cc % 10, d->name,
-                         d->cc_major, d->cc_minor);
-    return {};
+    return lacks_compute_capability(*d, s.min_cc);
   }
 
   // A, B and C, the steps' scratch, and for bf16 steps: their padded bf16 copies on the device,

@@ -28,8 +28,10 @@ class StencilFixture : public Fixture {
     fill_coefficients(c_, dtype_, seed_);
   }
 
-  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
+  std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
     const Step& s = ladder()[i];
+    if (std::string why = d && s.where == Where::device ? lacks_compute_capability(*d, s.min_cc) : ""; !why.empty())
+      return why;
     return s.unavailable ? s.unavailable(problem(nullptr, nullptr)) : std::string();
   }
 

@@ -1,0 +1,46 @@
+// The driver's tensor-map encoder, for steps that copy tiles with the
+// tensor-memory accelerator (TMA).
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "src/detail/cuda_check.hpp"
+
+namespace gpubench {
+
+// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
+// address, so the binary needs no link against libcuda.
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !f)
+      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// A dense float or double array of `rank` dimensions (dims and box
+// innermost first; strides in bytes, one fewer than rank, each a multiple
+// of 16) copied in unswizzled boxes, zero-filled past the edges, its L2
+// fills 128 bytes (wider fills fetch halo bytes a neighbouring box reads
+// only later, after they may have left L2).
+inline CUtensorMap plain_tensor_map(bool f64, int rank, const void* p, const cuuint64_t* dims,
+                                    const cuuint64_t* strides, const cuuint32_t* box) {
+  CUtensorMap map;
+  const cuuint32_t element_strides[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encode_tiled()(&map, f64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                                    cuuint32_t(rank), const_cast<void*>(p), dims, strides, box, element_strides,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
+  return map;
+}
+
+}  // namespace gpubench

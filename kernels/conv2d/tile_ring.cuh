@@ -1,0 +1,149 @@
+// The TMA tile ring of tma_ring and the steps after it: each block marches
+// down a column of tiles, and one thread has the tensor-memory accelerator
+// copy the block's next tiles, halo included (the copy engine writes the
+// ghost cells' zeros), into a ring of kStages tile buffers while the block
+// computes the current one. A tile keeps register_tiled's layout. What a
+// step computes from a tile is its LOOP: a type with
+//   template <class T, int R> static __device__ void tile(const Vec<T>* tile, T* out,
+//       std::int64_t w, std::int64_t h, std::int64_t x0, std::int64_t y0, bool vector_store);
+// Images the TMA cannot describe (a width that is not a multiple of the
+// vector, or an image not on a 16-byte boundary) run loads_in_flight.
+#pragma once
+
+#include <memory>
+
+#include "kernels/common/hopper_copies.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/conv2d/register_tile.cuh"
+
+namespace gpubench::conv2d {
+
+const Step& step_loads_in_flight();
+
+namespace {
+
+constexpr int kMinTilesPerBlock = 8;
+
+// Masks up to 5 are bound by DRAM and want tiles in flight: four stages.
+// From 7 the arithmetic wants the warps of more blocks per SM: three (the
+// best of 2, 3 and 4 for each mask on the H200; docs/ladders/conv2d.md).
+template <class T, int R>
+struct Ring {
+  using S = TileShape<T, R>;
+  static constexpr int kStages = R <= 2 ? 4 : 3;
+  static constexpr int kTileBytes = S::kH * S::kW * int(sizeof(T));
+  static constexpr int kStride = (kTileBytes + 127) / 128 * 128;  // TMA writes to 128-byte-aligned shared memory
+  static constexpr int kBytes = kStages * kStride;
+};
+
+// Tile rows first_tile ... of column blockIdx.x, `per_block` of them (fewer
+// at the bottom of the image).
+template <class Loop, class T, int R>
+__global__ void __launch_bounds__(TileShape<T, R>::kThreads)
+    tile_ring(const __grid_constant__ CUtensorMap map, T* __restrict__ out, std::int64_t w, std::int64_t h,
+              int per_block) {
+  using S = TileShape<T, R>;
+  using G = Ring<T, R>;
+  extern __shared__ __align__(128) unsigned char ring[];
+  constexpr int stages = G::kStages;
+  __shared__ __align__(8) std::uint64_t full[stages];
+  const bool issuer = threadIdx.x == 0 && threadIdx.y == 0;
+  const std::int64_t x0 = std::int64_t(blockIdx.x) * S::kTileW, first_tile = std::int64_t(blockIdx.y) * per_block;
+  const std::int64_t rows_of_tiles = (h + S::kTileH - 1) / S::kTileH;
+  const int tiles = int(min(std::int64_t(per_block), rows_of_tiles - first_tile));
+  // Tile j of this block is tile row first_tile + j: stage j % stages, that stage's fill number j / stages.
+  auto fill = [&](int j) {
+    hopper::mbarrier_arrive_expect_bytes(&full[j % stages], G::kTileBytes);
+    hopper::tma_load_2d(ring + (j % stages) * G::kStride, &map, &full[j % stages], int(x0 - S::kA),
+                        int((first_tile + j) * S::kTileH - R));
+  };
+  if (issuer) {
+    for (int s = 0; s < stages; ++s) hopper::mbarrier_init(&full[s], 1);
+    hopper::fence_barrier_init();
+    for (int j = 0; j < stages && j < tiles; ++j) fill(j);
+  }
+  __syncthreads();  // the barriers are initialized before anyone waits on them
+  const bool vector_store = vector_rows(out, w);
+  for (int j = 0; j < tiles; ++j) {
+    hopper::mbarrier_wait(&full[j % stages], (j / stages) & 1);
+    Loop::template tile<T, R>(reinterpret_cast<const Vec<T>*>(ring + (j % stages) * G::kStride), out, w, h, x0,
+                              (first_tile + j) * S::kTileH, vector_store);
+    __syncthreads();  // tile j is read by all before its stage is refilled
+    if (issuer && j + stages < tiles) fill(j + stages);
+  }
+}
+
+// TMA needs the image on a 16-byte boundary and its rows a multiple of 16 bytes.
+inline bool tma_can_copy(const Problem& p) {
+  const std::size_t size = dtype_size(p.dtype);
+  return (std::size_t(p.width) * size) % 16 == 0 && reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
+}
+
+// The image as a 2D tensor, copied in tiles with their halo.
+template <class T, int R>
+CUtensorMap image_map(const Problem& p) {
+  using S = TileShape<T, R>;
+  const cuuint64_t dims[2] = {cuuint64_t(p.width), cuuint64_t(p.height)}, strides[1] = {cuuint64_t(p.width) * sizeof(T)};
+  const cuuint32_t box[2] = {cuuint32_t(S::kW), cuuint32_t(S::kH)};
+  return plain_tensor_map(sizeof(T) == 8, 2, p.in, dims, strides, box);
+}
+
+// Outside the timed region: the mask into this file's constant memory, the
+// ring's shared-memory limit, and the tensor map; or, where the TMA cannot
+// copy the image, loads_in_flight's own plan and a null one here.
+template <class Loop>
+std::shared_ptr<void> ring_plan(const Problem& p, cudaStream_t stream) {
+  if (!tma_can_copy(p)) {
+    step_loads_in_flight().make_plan(p, stream);
+    return nullptr;
+  }
+  upload_mask(p, stream);
+  return visit_problem(p, [&](auto tag, auto radius) {
+    using T = typename decltype(tag)::type;
+    constexpr int R = decltype(radius)::value;
+    GPUBENCH_CUDA(cudaFuncSetAttribute(tile_ring<Loop, T, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       Ring<T, R>::kBytes));
+    return std::shared_ptr<void>(std::make_shared<CUtensorMap>(image_map<T, R>(p)));
+  });
+}
+
+template <class Loop>
+void ring_run(const Problem& p, const Workspace& ws) {
+  if (!ws.plan) return step_loads_in_flight().run(p, ws);
+  const CUtensorMap& map = *static_cast<const CUtensorMap*>(ws.plan);
+  visit_problem(p, [&](auto tag, auto radius) {
+    using T = typename decltype(tag)::type;
+    constexpr int R = decltype(radius)::value;
+    using S = TileShape<T, R>;
+    // At least kMinTilesPerBlock tile rows a block, more where the grid would pass 65535 rows of blocks.
+    const std::int64_t rows_of_tiles = (p.height + S::kTileH - 1) / S::kTileH;
+    const std::int64_t per_block = std::max<std::int64_t>(kMinTilesPerBlock, (rows_of_tiles + 65534) / 65535);
+    const dim3 grid(unsigned((p.width + S::kTileW - 1) / S::kTileW), unsigned((rows_of_tiles + per_block - 1) / per_block));
+    tile_ring<Loop, T, R><<<grid, dim3(S::kBlockX, S::kBlockY), Ring<T, R>::kBytes, ws.stream>>>(
+        map, static_cast<T*>(p.out), p.width, p.height, int(per_block));
+  });
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+template <class Loop>
+Resources ring_resources(const Problem& p) {
+  return visit_problem(p, [&](auto tag, auto radius) {
+    using T = typename decltype(tag)::type;
+    constexpr int R = decltype(radius)::value;
+    return resources_of(&tile_ring<Loop, T, R>, Ring<T, R>::kBytes);
+  });
+}
+
+}  // namespace
+}  // namespace gpubench::conv2d
+
+// Defines step_NAME() for a TMA-ring step whose tile computation is LOOP.
+#define GPUBENCH_CONV2D_RING_STEP(NAME, LOOP, SUMMARY)                                                        \
+  namespace gpubench::conv2d {                                                                                \
+  const Step& step_##NAME() {                                                                                 \
+    static const Step step{#NAME,           Ladder::modern,        SUMMARY, Where::device, &ring_run<LOOP>,  \
+                           &ring_plan<LOOP>, &ring_resources<LOOP>, nullptr, nullptr,       90};              \
+    return step;                                                                                              \
+  }                                                                                                           \
+  }
