@@ -6,6 +6,8 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "src/detail/cuda_check.hpp"
@@ -24,6 +26,14 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
   }();
   return fn;
+}
+
+// Whether TMA can copy from `in` a dense array whose rows are `row_bytes`
+// long, for a step that writes `out` as 16-byte vectors: both on 16-byte
+// boundaries, and the rows a multiple of 16 bytes.
+inline bool tma_can_copy(const void* in, const void* out, std::size_t row_bytes) {
+  return row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 }
 
 // A dense float or double array of `rank` dimensions (dims and box

@@ -73,13 +73,6 @@ __global__ void __launch_bounds__(TileShape<T, R>::kThreads)
   }
 }
 
-// TMA needs the image on a 16-byte boundary and its rows a multiple of 16 bytes.
-inline bool tma_can_copy(const Problem& p) {
-  const std::size_t size = dtype_size(p.dtype);
-  return (std::size_t(p.width) * size) % 16 == 0 && reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 &&
-         reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
-}
-
 // The image as a 2D tensor, copied in tiles with their halo.
 template <class T, int R>
 CUtensorMap image_map(const Problem& p) {
@@ -94,7 +87,7 @@ CUtensorMap image_map(const Problem& p) {
 // copy the image, loads_in_flight's own plan and a null one here.
 template <class Loop>
 std::shared_ptr<void> ring_plan(const Problem& p, cudaStream_t stream) {
-  if (!tma_can_copy(p)) {
+  if (!tma_can_copy(p.in, p.out, std::size_t(p.width) * dtype_size(p.dtype))) {
     step_loads_in_flight().make_plan(p, stream);
     return nullptr;
   }

@@ -108,17 +108,10 @@ CUtensorMap grid_map(const Problem& p) {
   return plain_tensor_map(sizeof(T) == 8, 3, p.in, dims, strides, box);
 }
 
-// TMA needs the grid on a 16-byte boundary and its rows a multiple of 16 bytes.
-bool tma_can_copy(const Problem& p) {
-  const std::size_t size = dtype_size(p.dtype);
-  return (std::size_t(p.n) * size) % 16 == 0 && reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 &&
-         reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
-}
-
 // The tensor map, encoded once outside the timed region; null where the
 // vectorized step runs instead.
 std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t) {
-  if (!tma_can_copy(p)) return nullptr;
+  if (!tma_can_copy(p.in, p.out, std::size_t(p.n) * dtype_size(p.dtype))) return nullptr;
   return visit_float(p.dtype, [&](auto tag) {
     return std::shared_ptr<void>(std::make_shared<CUtensorMap>(grid_map<typename decltype(tag)::type>(p)));
   });
@@ -140,9 +133,7 @@ void run(const Problem& p, const Workspace& ws) {
 Resources resources(const Problem& p) {
   return visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Resources r = resources_of(&tma_ring<T>);
-    r.shared_bytes += shared_bytes<T>();
-    return r;
+    return resources_of(&tma_ring<T>, shared_bytes<T>());
   });
 }
 

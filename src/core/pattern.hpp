@@ -41,6 +41,10 @@ struct StepInfo {
   // of a device-wide synchronize after its body. Rows say which timer ran
   // (measure.timer).
   bool host_timed = false;
+  // The compute capability a device step needs on every GPU of its run, as
+  // major * 10 + minor (90: Hopper's TMA); 0: any. The runner checks it
+  // before it asks the fixture.
+  int min_cc = 0;
 };
 
 // What a point needs, checked before anything is allocated. The runner adds

@@ -108,8 +108,12 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
     c.env.span = c.spanned();
   }
   for (const std::size_t i : chosen) {
-    const std::string why =
-        c.env.span.empty() ? c.fixture->unavailable(i, c.env.device) : c.fixture->unavailable_across(i, c.env.span);
+    std::string why;
+    if (!p.steps[i].on_host)
+      for (const DeviceInfo* d : c.span())
+        if (why.empty()) why = lacks_compute_capability(*d, p.steps[i].min_cc);
+    if (why.empty())
+      why = c.env.span.empty() ? c.fixture->unavailable(i, c.env.device) : c.fixture->unavailable_across(i, c.env.span);
     if (why.empty()) c.env.steps.push_back(i);
     else if (r.variants != "all") throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
     else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));

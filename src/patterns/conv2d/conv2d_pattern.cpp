@@ -37,10 +37,8 @@ class Conv2dFixture : public Fixture {
       : w_(p.at("width")), h_(p.at("height")), side_(mask_side(p)), dtype_(dtype_named(p.at("dtype"))),
         seed_(p.at("seed")), bytes_(std::size_t(w_) * std::size_t(h_) * dtype_size(dtype_)) {}
 
-  std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
+  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
     const Step& s = ladder()[i];
-    if (std::string why = d && s.where == Where::device ? lacks_compute_capability(*d, s.min_cc) : ""; !why.empty())
-      return why;
     return s.unavailable ? s.unavailable(problem(nullptr, nullptr, nullptr)) : std::string();
   }
 
@@ -145,8 +143,10 @@ const Pattern& conv2d_pattern() {
               dtype_axis({DType::f32, DType::f64}),
               choice_axis("boundary", "Pixels outside the image: zero (ghost cells, as in the course)", {"zero"})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const conv2d::Step& s : conv2d::ladder())
+    for (const conv2d::Step& s : conv2d::ladder()) {
       d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == conv2d::Where::host});
+      d.steps.back().min_cc = s.min_cc;
+    }
     d.primary = "gpixels";
     d.fixture = [](const Point& pt) { return std::make_unique<conv2d::Conv2dFixture>(pt); };
     return d;

@@ -71,7 +71,7 @@ class GemmFixture : public Fixture {
     if (s.only_cc && s.only_cc != cc)
       return fmt::format("runs only on compute capability {}.{} GPUs; {} is {}.{}", s.only_cc / 10, s.only_cc % 10,
                          d->name, d->cc_major, d->cc_minor);
-    return lacks_compute_capability(*d, s.min_cc);
+    return {};
   }
 
   // A, B and C, the steps' scratch, and for bf16 steps: their padded bf16 copies on the device,
@@ -174,8 +174,11 @@ const Pattern& gemm_pattern() {
               size_axis("k", "Columns of A, rows of B", "4096", INT_MAX - 256)};
     d.ladders = {{"cuda-core", ""}, {"tensor-core", "cuda-core"}, {"baseline", ""}};
     for (const gemm::Step& s : gemm::ladder())
+    {
       d.steps.push_back({s.name, gemm::ladder_name(s.ladder), s.summary, s.on_host,
                          {{"precision", gemm::precision_name(s.precision)}}});
+      d.steps.back().min_cc = s.min_cc;
+    }
     d.primary = "tflops";
     d.measure = {3, 10, 0.5, 100000, false};
     d.fixture = [](const Point& pt) { return std::make_unique<gemm::GemmFixture>(pt); };

@@ -28,10 +28,8 @@ class StencilFixture : public Fixture {
     fill_coefficients(c_, dtype_, seed_);
   }
 
-  std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
+  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
     const Step& s = ladder()[i];
-    if (std::string why = d && s.where == Where::device ? lacks_compute_capability(*d, s.min_cc) : ""; !why.empty())
-      return why;
     return s.unavailable ? s.unavailable(problem(nullptr, nullptr)) : std::string();
   }
 
@@ -128,8 +126,10 @@ const Pattern& stencil3d_pattern() {
     d.axes = {size_axis("size", "Cube side in points: 512, a list, or 2^6:2^10", "512", 65535LL * 6),
               dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const stencil3d::Step& s : stencil3d::ladder())
+    for (const stencil3d::Step& s : stencil3d::ladder()) {
       d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == stencil3d::Where::host});
+      d.steps.back().min_cc = s.min_cc;
+    }
     d.primary = "gpoints";
     d.fixture = [](const Point& pt) { return std::make_unique<stencil3d::StencilFixture>(pt); };
     return d;
