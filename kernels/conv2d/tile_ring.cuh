@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "kernels/common/hopper_copies.cuh"
+#include "kernels/common/march.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/conv2d/register_tile.cuh"
 
@@ -22,7 +23,11 @@ const Step& step_loads_in_flight();
 
 namespace {
 
-constexpr int kMinTilesPerBlock = 8;
+// The longest march a block makes, in tile rows: 3, the best or within 1%
+// of the best of 1, 2, 3, 4, 6, 8, 16 and 43 at 8192 x 8192 for every mask
+// on the H200 (results/h200/experiments/README.md); images too small to
+// fill the GPU with 3-tile marches are cut finer.
+constexpr int kLongestMarch = 3;
 
 // Masks up to 5 are bound by DRAM and want tiles in flight: four stages.
 // From 7 the arithmetic wants the warps of more blocks per SM: three (the
@@ -82,9 +87,15 @@ CUtensorMap image_map(const Problem& p) {
   return plain_tensor_map(sizeof(T) == 8, 2, p.in, dims, strides, box);
 }
 
+// What a run needs: the tensor map and the tile rows a block marches.
+struct RingPlan {
+  CUtensorMap map;
+  int per_block;
+};
+
 // Outside the timed region: the mask into this file's constant memory, the
-// ring's shared-memory limit, and the tensor map; or, where the TMA cannot
-// copy the image, loads_in_flight's own plan and a null one here.
+// ring's shared-memory limit, the tensor map and the march; or, where the
+// TMA cannot copy the image, loads_in_flight's own plan and a null one here.
 template <class Loop>
 std::shared_ptr<void> ring_plan(const Problem& p, cudaStream_t stream) {
   if (!tma_can_copy(p.in, p.out, std::size_t(p.width) * dtype_size(p.dtype))) {
@@ -95,26 +106,27 @@ std::shared_ptr<void> ring_plan(const Problem& p, cudaStream_t stream) {
   return visit_problem(p, [&](auto tag, auto radius) {
     using T = typename decltype(tag)::type;
     constexpr int R = decltype(radius)::value;
-    GPUBENCH_CUDA(cudaFuncSetAttribute(tile_ring<Loop, T, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       Ring<T, R>::kBytes));
-    return std::shared_ptr<void>(std::make_shared<CUtensorMap>(image_map<T, R>(p)));
+    using S = TileShape<T, R>;
+    const auto kernel = tile_ring<Loop, T, R>;
+    GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Ring<T, R>::kBytes));
+    const std::int64_t columns = (p.width + S::kTileW - 1) / S::kTileW, rows = (p.height + S::kTileH - 1) / S::kTileH;
+    const auto per_block = march_length(kernel, S::kThreads, Ring<T, R>::kBytes, columns, rows, kLongestMarch, 65535);
+    return std::shared_ptr<void>(std::make_shared<RingPlan>(RingPlan{image_map<T, R>(p), int(per_block)}));
   });
 }
 
 template <class Loop>
 void ring_run(const Problem& p, const Workspace& ws) {
   if (!ws.plan) return step_loads_in_flight().run(p, ws);
-  const CUtensorMap& map = *static_cast<const CUtensorMap*>(ws.plan);
+  const RingPlan& plan = *static_cast<const RingPlan*>(ws.plan);
   visit_problem(p, [&](auto tag, auto radius) {
     using T = typename decltype(tag)::type;
     constexpr int R = decltype(radius)::value;
     using S = TileShape<T, R>;
-    // At least kMinTilesPerBlock tile rows a block, more where the grid would pass 65535 rows of blocks.
-    const std::int64_t rows_of_tiles = (p.height + S::kTileH - 1) / S::kTileH;
-    const std::int64_t per_block = std::max<std::int64_t>(kMinTilesPerBlock, (rows_of_tiles + 65534) / 65535);
-    const dim3 grid(unsigned((p.width + S::kTileW - 1) / S::kTileW), unsigned((rows_of_tiles + per_block - 1) / per_block));
+    const std::int64_t rows = (p.height + S::kTileH - 1) / S::kTileH;
+    const dim3 grid(unsigned((p.width + S::kTileW - 1) / S::kTileW), unsigned((rows + plan.per_block - 1) / plan.per_block));
     tile_ring<Loop, T, R><<<grid, dim3(S::kBlockX, S::kBlockY), Ring<T, R>::kBytes, ws.stream>>>(
-        map, static_cast<T*>(p.out), p.width, p.height, int(per_block));
+        plan.map, static_cast<T*>(p.out), p.width, p.height, plan.per_block);
   });
   GPUBENCH_CHECK_LAUNCH();
 }

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "kernels/common/hopper_copies.cuh"
+#include "kernels/common/march.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/stencil3d/stencil3d_common.cuh"
 
@@ -24,11 +25,11 @@ namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8, kStages = 8;
 
-// Planes a block marches: 512 for float32 (all of z at 512^3), 64 for
-// float64, the best of 64, 128, 256 and 512 for each on the H200 at 512^3
-// (docs/ladders/stencil3d.md has the sweep).
-template <class T>
-constexpr int march_depth() { return sizeof(T) == 4 ? 512 : 64; }
+// The longest march a block makes, in planes: 32, the best of the lengths
+// tried at sides 256 and 384 in float32 and 256 to 640 in float64 on the
+// H200 (results/h200/experiments/README.md); grids too small to fill the
+// GPU with 32-plane marches are cut finer.
+constexpr int kLongestMarch = 32;
 
 // One plane tile in shared memory: the block's 32 vectors of 8 rows, one
 // vector more on each side (the x halo, keeping rows 16-byte aligned) and
@@ -108,24 +109,32 @@ CUtensorMap grid_map(const Problem& p) {
   return plain_tensor_map(sizeof(T) == 8, 3, p.in, dims, strides, box);
 }
 
-// The tensor map, encoded once outside the timed region; null where the
-// vectorized step runs instead.
+// What a run needs: the tensor map and the planes a block marches, both
+// found once outside the timed region; null where the vectorized step runs
+// instead.
+struct Plan {
+  CUtensorMap map;
+  int depth;
+};
+
 std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t) {
   if (!tma_can_copy(p.in, p.out, std::size_t(p.n) * dtype_size(p.dtype))) return nullptr;
   return visit_float(p.dtype, [&](auto tag) {
-    return std::shared_ptr<void>(std::make_shared<CUtensorMap>(grid_map<typename decltype(tag)::type>(p)));
+    using T = typename decltype(tag)::type;
+    const std::int64_t columns = std::int64_t(blocks(p.n, kBlockX * PlaneTile<T>::kV)) * blocks(p.n, kBlockY);
+    const auto depth = march_length(&tma_ring<T>, kBlockX * kBlockY, shared_bytes<T>(), columns, p.n, kLongestMarch, 65535);
+    return std::shared_ptr<void>(std::make_shared<Plan>(Plan{grid_map<T>(p), int(depth)}));
   });
 }
 
 void run(const Problem& p, const Workspace& ws) {
   if (!ws.plan) return step_vectorized().run(p, ws);
-  const CUtensorMap& map = *static_cast<const CUtensorMap*>(ws.plan);
+  const Plan& plan = *static_cast<const Plan*>(ws.plan);
   visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const int depth = march_depth<T>();
-    const dim3 grid(blocks(p.n, kBlockX * PlaneTile<T>::kV), blocks(p.n, kBlockY), blocks(p.n, depth));
-    tma_ring<T><<<grid, dim3(kBlockX, kBlockY), shared_bytes<T>(), ws.stream>>>(map, static_cast<T*>(p.out), p.n,
-                                                                             coefficients<T>(p), depth);
+    const dim3 grid(blocks(p.n, kBlockX * PlaneTile<T>::kV), blocks(p.n, kBlockY), blocks(p.n, plan.depth));
+    tma_ring<T><<<grid, dim3(kBlockX, kBlockY), shared_bytes<T>(), ws.stream>>>(plan.map, static_cast<T*>(p.out), p.n,
+                                                                             coefficients<T>(p), plan.depth);
   });
   GPUBENCH_CHECK_LAUNCH();
 }
