@@ -25,9 +25,10 @@ namespace {
 
 // The longest march a block makes, in tile rows: 3, the best or within 1%
 // of the best of 1, 2, 3, 4, 6, 8, 16 and 43 at 8192 x 8192 for every mask
-// on the H200 (results/h200/experiments/README.md); images too small to
-// fill the GPU with 3-tile marches are cut finer.
-constexpr int kLongestMarch = 3;
+// on the H200 (results/h200/experiments/README.md); shorter where that
+// fills the GPU's last wave of blocks better. A march starts with one tile's
+// wait on the copy engine: its cost before the first tile row.
+constexpr int kLongestMarch = 3, kMarchStart = 1;
 
 // Masks up to 5 are bound by DRAM and want tiles in flight: four stages.
 // From 7 the arithmetic wants the warps of more blocks per SM: three (the
@@ -110,7 +111,8 @@ std::shared_ptr<void> ring_plan(const Problem& p, cudaStream_t stream) {
     const auto kernel = tile_ring<Loop, T, R>;
     GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Ring<T, R>::kBytes));
     const std::int64_t columns = (p.width + S::kTileW - 1) / S::kTileW, rows = (p.height + S::kTileH - 1) / S::kTileH;
-    const auto per_block = march_length(kernel, S::kThreads, Ring<T, R>::kBytes, columns, rows, kLongestMarch, 65535);
+    const auto per_block = march_length(kernel, S::kThreads, Ring<T, R>::kBytes, columns, rows, kLongestMarch,
+                                        kMarchStart, 65535);
     return std::shared_ptr<void>(std::make_shared<RingPlan>(RingPlan{image_map<T, R>(p), int(per_block)}));
   });
 }

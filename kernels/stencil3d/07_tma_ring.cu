@@ -27,9 +27,10 @@ constexpr int kBlockX = 32, kBlockY = 8, kStages = 8;
 
 // The longest march a block makes, in planes: 32, the best of the lengths
 // tried at sides 256 and 384 in float32 and 256 to 640 in float64 on the
-// H200 (results/h200/experiments/README.md); grids too small to fill the
-// GPU with 32-plane marches are cut finer.
-constexpr int kLongestMarch = 32;
+// H200 (results/h200/experiments/README.md); shorter where that fills the
+// GPU's last wave of blocks better. A march reads two planes more than it
+// writes (one past each end): its cost before it starts.
+constexpr int kLongestMarch = 32, kMarchStart = 2;
 
 // One plane tile in shared memory: the block's 32 vectors of 8 rows, one
 // vector more on each side (the x halo, keeping rows 16-byte aligned) and
@@ -122,7 +123,8 @@ std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t) {
   return visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const std::int64_t columns = std::int64_t(blocks(p.n, kBlockX * PlaneTile<T>::kV)) * blocks(p.n, kBlockY);
-    const auto depth = march_length(&tma_ring<T>, kBlockX * kBlockY, shared_bytes<T>(), columns, p.n, kLongestMarch, 65535);
+    const auto depth = march_length(&tma_ring<T>, kBlockX * kBlockY, shared_bytes<T>(), columns, p.n, kLongestMarch,
+                                    kMarchStart, 65535);
     return std::shared_ptr<void>(std::make_shared<Plan>(Plan{grid_map<T>(p), int(depth)}));
   });
 }
