@@ -91,9 +91,8 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
     const T* here = stage(i);
     const W curr = *reinterpret_cast<const W*>(here + at), up = *reinterpret_cast<const W*>(here + at - Tile::kWidth),
             down = *reinterpret_cast<const W*>(here + at + Tile::kWidth),
-            before = *reinterpret_cast<const W*>(stage(i - 1) + at), after = *reinterpret_cast<const W*>(stage(i + 1) + at);
-    const W& below = descending ? after : before;
-    const W& above = descending ? before : after;
+            below = *reinterpret_cast<const W*>(stage(descending ? i + 1 : i - 1) + at),
+            above = *reinterpret_cast<const W*>(stage(descending ? i - 1 : i + 1) + at);
     const T left = here[at - 1], right = here[at + V];
     const std::int64_t z = plane_z(i);
     W result;
