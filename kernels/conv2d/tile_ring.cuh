@@ -57,17 +57,11 @@ __global__ void __launch_bounds__(TileShape<T, R>::kThreads)
   const std::int64_t x0 = std::int64_t(blockIdx.x) * S::kTileW, first_tile = std::int64_t(blockIdx.y) * per_block;
   const std::int64_t rows_of_tiles = (h + S::kTileH - 1) / S::kTileH;
   const int tiles = int(min(std::int64_t(per_block), rows_of_tiles - first_tile));
-  // Odd pieces of a column march up, even ones down: two pieces that meet
-  // read the halo rows between them at the same time (both at their start,
-  // or both at their end), and the second read is an L2 hit, not DRAM's.
-  const bool up = blockIdx.y % 2;
-  // Tile j of this block is tile row first_tile + j marching down (the last
-  // but j marching up): stage j % stages, that stage's fill number j / stages.
-  auto tile_row = [&](int j) { return first_tile + (up ? tiles - 1 - j : j); };
+  // Tile j of this block is tile row first_tile + j: stage j % stages, that stage's fill number j / stages.
   auto fill = [&](int j) {
     hopper::mbarrier_arrive_expect_bytes(&full[j % stages], G::kTileBytes);
     hopper::tma_load_2d(ring + (j % stages) * G::kStride, &map, &full[j % stages], int(x0 - S::kA),
-                        int(tile_row(j) * S::kTileH - R));
+                        int((first_tile + j) * S::kTileH - R));
   };
   if (issuer) {
     for (int s = 0; s < stages; ++s) hopper::mbarrier_init(&full[s], 1);
@@ -79,7 +73,7 @@ __global__ void __launch_bounds__(TileShape<T, R>::kThreads)
   for (int j = 0; j < tiles; ++j) {
     hopper::mbarrier_wait(&full[j % stages], (j / stages) & 1);
     Loop::template tile<T, R>(reinterpret_cast<const Vec<T>*>(ring + (j % stages) * G::kStride), out, w, h, x0,
-                              tile_row(j) * S::kTileH, vector_store);
+                              (first_tile + j) * S::kTileH, vector_store);
     __syncthreads();  // tile j is read by all before its stage is refilled
     if (issuer && j + stages < tiles) fill(j + stages);
   }

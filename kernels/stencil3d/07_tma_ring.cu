@@ -60,20 +60,14 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
   const bool issuer = tx == 0 && ty == 0;
   const int x0 = int(blockIdx.x) * kBlockX * V, y0 = int(blockIdx.y) * kBlockY;
   const std::int64_t z0 = std::int64_t(blockIdx.z) * depth, z_end = min(z0 + depth, n);
-  // Odd pieces march down, even ones up: two pieces that meet read the
-  // planes about their boundary at the same time (both at their start, or
-  // both at their end), and the second read is an L2 hit, not DRAM's.
-  const bool descending = blockIdx.z % 2;
-  // Plane i of this block is z0 - 1 + i marching up, z_end - i marching
-  // down, for i in [0, planes): its stage is i % kStages and it is that
-  // stage's fill number i / kStages.
+  // Plane i of this block is z0 - 1 + i, for i in [0, planes): its stage is
+  // i % kStages and it is that stage's fill number i / kStages.
   const int planes = int(z_end - z0) + 2;
-  auto plane_z = [&](int i) { return descending ? z_end - i : z0 - 1 + i; };
   auto stage = [&](int i) { return reinterpret_cast<const T*>(ring + (i % kStages) * Tile::kStride); };
   auto fill = [&](int i) {
     hopper::mbarrier_arrive_expect_bytes(&full[i % kStages], Tile::kBytes);
     hopper::tma_load_3d(ring + (i % kStages) * Tile::kStride, &map, &full[i % kStages], x0 - V, y0 - 1,
-                        int(plane_z(i)));
+                        int(z0 - 1 + i));
   };
   auto wait = [&](int i) { hopper::mbarrier_wait(&full[i % kStages], (i / kStages) & 1); };
   if (issuer) {
@@ -91,10 +85,9 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
     const T* here = stage(i);
     const W curr = *reinterpret_cast<const W*>(here + at), up = *reinterpret_cast<const W*>(here + at - Tile::kWidth),
             down = *reinterpret_cast<const W*>(here + at + Tile::kWidth),
-            below = *reinterpret_cast<const W*>(stage(descending ? i + 1 : i - 1) + at),
-            above = *reinterpret_cast<const W*>(stage(descending ? i - 1 : i + 1) + at);
+            below = *reinterpret_cast<const W*>(stage(i - 1) + at), above = *reinterpret_cast<const W*>(stage(i + 1) + at);
     const T left = here[at - 1], right = here[at + V];
-    const std::int64_t z = plane_z(i);
+    const std::int64_t z = z0 - 1 + i;
     W result;
 #pragma unroll
     for (int e = 0; e < V; ++e) {
