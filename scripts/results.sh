@@ -33,6 +33,7 @@ for group in $groups; do
       run scan-2p28 scan --n 2^28
       run scan-2p28-float32 scan --n 2^28 --dtype float32
       run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
+      run scan-8byte scan --variant decoupled_lookback,cub --n 2^24,2^28,2^30 --dtype float64,int64 --kind inclusive,exclusive
       run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747 ;;
     gemm)
       run gemm-4096 gemm
