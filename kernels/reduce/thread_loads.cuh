@@ -38,8 +38,8 @@ __device__ double fold(double2 v) { return Op{}(v.x, v.y); }
 constexpr int kVectorLoadsInFlight = 4;
 
 // reduce8: 16-byte loads, kUnroll of them issued before any is used, so each
-// thread keeps kUnroll * 16 bytes in flight, on its last trip too. Elements
-// before the first 16-byte boundary and after the last whole vector are taken one by one.
+// thread keeps kUnroll * 16 bytes in flight. Elements before the first 16-byte
+// boundary and after the last whole vector are taken one by one.
 template <class T, class Op, int kUnroll = kVectorLoadsInFlight>
 __device__ T grid_stride_vectorized(const T* in, std::int64_t n) {
   using V = typename Vec16<T>::type;
@@ -62,17 +62,7 @@ __device__ T grid_stride_vectorized(const T* in, std::int64_t n) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) v = Op{}(v, fold<Op>(chunk[u]));
   }
-  // The last trip's loads, fewer than kUnroll of them, are still issued
-  // together: taken one by one, each would wait a DRAM round trip in turn.
-  if constexpr (kUnroll > 1) {
-    V chunk[kUnroll - 1];
-#pragma unroll
-    for (int u = 0; u < kUnroll - 1; ++u)
-      if (i + u * stride < nvec) chunk[u] = vin[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < kUnroll - 1; ++u)
-      if (i + u * stride < nvec) v = Op{}(v, fold<Op>(chunk[u]));
-  }
+  for (; i < nvec; i += stride) v = Op{}(v, fold<Op>(vin[i]));
   const std::int64_t t = head + nvec * kLanes + tid;
   if (t < n) v = Op{}(v, in[t]);
   return v;
