@@ -36,6 +36,15 @@ inline bool tma_can_copy(const void* in, const void* out, std::size_t row_bytes)
          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 }
 
+// Why a TMA kernel cannot run on the current GPU, or "" if it can: a build
+// whose CMAKE_CUDA_ARCHITECTURES stops below 90 runs its PTX here, and in
+// that PTX the copies are compiled out (hopper_copies.cuh).
+inline std::string tma_code_missing(const void* kernel) {
+  cudaFuncAttributes attr{};
+  GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
+  return attr.ptxVersion >= 90 ? std::string() : "this build has no sm_90 code for it (CMAKE_CUDA_ARCHITECTURES)";
+}
+
 // A dense float or double array of `rank` dimensions (dims and box
 // innermost first; strides in bytes, one fewer than rank, each a multiple
 // of 16) copied in unswizzled boxes, zero-filled past the edges, its L2

@@ -134,6 +134,15 @@ void ring_run(const Problem& p, const Workspace& ws) {
 }
 
 template <class Loop>
+std::string ring_unavailable(const Problem& p) {
+  return visit_problem(p, [&](auto tag, auto radius) {
+    using T = typename decltype(tag)::type;
+    constexpr int R = decltype(radius)::value;
+    return tma_code_missing(reinterpret_cast<const void*>(&tile_ring<Loop, T, R>));
+  });
+}
+
+template <class Loop>
 Resources ring_resources(const Problem& p) {
   return visit_problem(p, [&](auto tag, auto radius) {
     using T = typename decltype(tag)::type;
@@ -146,11 +155,12 @@ Resources ring_resources(const Problem& p) {
 }  // namespace gpubench::conv2d
 
 // Defines step_NAME() for a TMA-ring step whose tile computation is LOOP.
-#define GPUBENCH_CONV2D_RING_STEP(NAME, LOOP, SUMMARY)                                                        \
-  namespace gpubench::conv2d {                                                                                \
-  const Step& step_##NAME() {                                                                                 \
-    static const Step step{#NAME,           Ladder::modern,        SUMMARY, Where::device, &ring_run<LOOP>,  \
-                           &ring_plan<LOOP>, &ring_resources<LOOP>, nullptr, nullptr,       90};              \
-    return step;                                                                                              \
-  }                                                                                                           \
+#define GPUBENCH_CONV2D_RING_STEP(NAME, LOOP, SUMMARY)                                                       \
+  namespace gpubench::conv2d {                                                                               \
+  const Step& step_##NAME() {                                                                                \
+    static const Step step{#NAME,           Ladder::modern,        SUMMARY, Where::device, &ring_run<LOOP>, \
+                           &ring_plan<LOOP>, &ring_resources<LOOP>, &ring_unavailable<LOOP>, nullptr,       \
+                           90};                                                                              \
+    return step;                                                                                             \
+  }                                                                                                          \
   }

@@ -141,6 +141,13 @@ void run(const Problem& p, const Workspace& ws) {
   GPUBENCH_CHECK_LAUNCH();
 }
 
+std::string unavailable(const Problem& p) {
+  return visit_float(p.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return tma_code_missing(reinterpret_cast<const void*>(&tma_ring<T>));
+  });
+}
+
 Resources resources(const Problem& p) {
   return visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -158,7 +165,7 @@ const Step& step_tma_ring() {
                          &run,
                          &make_plan,
                          &resources,
-                         nullptr,
+                         &unavailable,
                          nullptr,
                          90};
   return step;
