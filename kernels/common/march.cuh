@@ -1,6 +1,6 @@
 // How far each block of a marching kernel goes (stencil3d's planes in z,
 // conv2d's tile rows down a column): march_piece_length's choice
-// (march_plan.hpp) for one wave of the blocks this GPU holds resident,
+// (march_plan.hpp) for as many resident blocks as this GPU holds at once,
 // asked of the GPU once, outside the timed region.
 #pragma once
 
