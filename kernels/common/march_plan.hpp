@@ -23,7 +23,7 @@ inline std::int64_t march_piece_length(std::int64_t slots, std::int64_t columns,
   length = std::max<std::int64_t>(length, 1);
   const std::int64_t shortest = (length + max_pieces - 1) / max_pieces;
   std::int64_t best = std::max(shortest, std::min(longest, length)), best_cost = -1;
-  for (std::int64_t piece = std::min(longest, length); piece >= shortest && piece >= 1; --piece) {
+  for (std::int64_t piece = std::min(longest, length); piece >= shortest; --piece) {
     const std::int64_t pieces = (length + piece - 1) / piece;
     const std::int64_t waves = (columns * pieces + slots - 1) / slots;
     const std::int64_t cost = waves * (piece + start);

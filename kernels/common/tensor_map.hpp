@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/hopper_code.hpp"
 #include "src/detail/cuda_check.hpp"
 
 namespace gpubench {
@@ -36,13 +37,10 @@ inline bool tma_can_copy(const void* in, const void* out, std::size_t row_bytes)
          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
 }
 
-// Why a TMA kernel cannot run on the current GPU, or "" if it can: a build
-// whose CMAKE_CUDA_ARCHITECTURES stops below 90 runs its PTX here, and in
-// that PTX the copies are compiled out (hopper_copies.cuh).
+// Why a TMA kernel cannot run on the current GPU, or "" if it can: the
+// copies are compiled out where it lacks its Hopper code.
 inline std::string tma_code_missing(const void* kernel) {
-  cudaFuncAttributes attr{};
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
-  return attr.ptxVersion >= 90 ? std::string() : "this build has no sm_90 code for it (CMAKE_CUDA_ARCHITECTURES)";
+  return has_hopper_code(kernel) ? std::string() : "this build has no sm_90 code for it (CMAKE_CUDA_ARCHITECTURES)";
 }
 
 // A dense float or double array of `rank` dimensions (dims and box

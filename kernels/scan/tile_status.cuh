@@ -11,11 +11,9 @@
 #pragma once
 
 #include <cuda/atomic>
-#include <map>
-#include <mutex>
-#include <utility>
 #include <type_traits>
 
+#include "kernels/common/hopper_code.hpp"
 #include "kernels/scan/scan_common.cuh"
 
 namespace gpubench::scan {
@@ -138,29 +136,11 @@ struct TileStatus {
   }
 };
 
-// Whether `kernel` was compiled for compute_90 or later, where
-// wait_for_reset() is not empty. (A build for an older architecture,
-// JIT-compiled on a Hopper GPU, has no wait and must not start early.)
-// Per device (the image CUDA picks is the device's), under a lock: with
-// --concurrent a thread per device asks.
-inline bool waits_for_reset(const void* kernel) {
-  static std::map<std::pair<int, const void*>, bool> known;
-  static std::mutex m;
-  int device = 0;
-  GPUBENCH_CUDA(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(m);
-  auto it = known.find({device, kernel});
-  if (it == known.end()) {
-    cudaFuncAttributes attr{};
-    GPUBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
-    it = known.emplace(std::make_pair(device, kernel), attr.ptxVersion >= 90).first;
-  }
-  return it->second;
-}
-
-// Launches kernel(args...) right after a reset; where it waits_for_reset(),
-// it may start before the reset has finished, and must call
-// wait_for_reset() before it touches the ticket or the flags.
+// Launches kernel(args...) right after a reset. Where it has its Hopper
+// code it may start before the reset has finished, and must call
+// wait_for_reset() before it touches the ticket or the flags; a build for
+// an older architecture, JIT-compiled on a Hopper GPU, has no wait and
+// must not start early.
 template <class... Params, class... Args>
 void launch_after_reset(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, Args... args) {
   cudaLaunchAttribute early{};
@@ -171,7 +151,7 @@ void launch_after_reset(void (*kernel)(Params...), unsigned grid, int block, cud
   config.blockDim = dim3(block);
   config.stream = stream;
   config.attrs = &early;
-  config.numAttrs = waits_for_reset(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
+  config.numAttrs = has_hopper_code(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
   GPUBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, Params(args)...));
   GPUBENCH_CHECK_LAUNCH();
 }
