@@ -9,7 +9,11 @@
 // turn), so the grid is not reduce8's full occupancy: each SM gets enough
 // threads for 32 KB of loads in flight (512 threads, 4 loads of 16 bytes) in
 // at least 4 blocks, never more than 1024 threads; and the last block issues
-// kFoldLoads independent loads per trip over the partials.
+// kFoldLoads independent loads per trip over the partials. A thread's loads
+// go kVectorLoadsInFlight at a time, and the vectors left after its last
+// whole batch go one DRAM round trip each (at 2^22 with 528 blocks, 7.76
+// vectors a thread: 3 round trips after the batch), so the grid shrinks
+// until every thread's vectors are whole batches (512 blocks of 8 vectors).
 #include <algorithm>
 
 #include <cuda/atomic>
@@ -66,7 +70,12 @@ struct Reduce9 {
     const int per_sm = std::max(1, std::min(kMaxThreadsPerSm / p.block,
                                             std::max(kMinBlocksPerSm, kLoadThreadsPerSm / p.block)));
     const unsigned cap = unsigned(ws.sm_count) * unsigned(per_sm);
-    return std::min(cap, GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws));
+    const unsigned most = std::min(cap, GridStrideTwoPass<kVectorLoadsInFlight, 16>::grid<T>(p, ws));
+    const std::int64_t vectors = p.n / (16 / std::int64_t(sizeof(T)));
+    const std::int64_t batches = ceil_div(std::max<std::int64_t>(1, ceil_div(vectors, std::int64_t(most) * p.block)),
+                                          kVectorLoadsInFlight);
+    const std::int64_t threads = ceil_div(vectors, batches * kVectorLoadsInFlight);
+    return unsigned(std::clamp<std::int64_t>(ceil_div(threads, p.block), 1, most));
   }
   template <class T, class Op>
   static std::size_t scratch_bytes(const Problem& p, const Workspace& ws) {
