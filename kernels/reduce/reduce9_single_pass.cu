@@ -13,7 +13,10 @@
 // go kVectorLoadsInFlight at a time, and the vectors left after its last
 // whole batch go one DRAM round trip each (at 2^22 with 528 blocks, 7.76
 // vectors a thread: 3 round trips after the batch), so the grid shrinks
-// until every thread's vectors are whole batches (512 blocks of 8 vectors).
+// until the vectors split into whole batches per thread (512 blocks of 8
+// vectors), unless that would take away more than a quarter of its blocks
+// and of the bytes they keep in flight (sizes where a thread has at most
+// two vectors left over).
 #include <algorithm>
 
 #include <cuda/atomic>
@@ -75,7 +78,8 @@ struct Reduce9 {
     const std::int64_t batches = ceil_div(std::max<std::int64_t>(1, ceil_div(vectors, std::int64_t(most) * p.block)),
                                           kVectorLoadsInFlight);
     const std::int64_t threads = ceil_div(vectors, batches * kVectorLoadsInFlight);
-    return unsigned(std::clamp<std::int64_t>(ceil_div(threads, p.block), 1, most));
+    const std::int64_t whole = std::clamp<std::int64_t>(ceil_div(threads, p.block), 1, most);
+    return whole * 4 >= std::int64_t(most) * 3 ? unsigned(whole) : most;
   }
   template <class T, class Op>
   static std::size_t scratch_bytes(const Problem& p, const Workspace& ws) {

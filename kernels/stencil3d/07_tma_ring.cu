@@ -9,7 +9,7 @@
 // shared memory, not by registers. Threads read z-1, z and z+1 from the
 // ring and write their 128-bit vector straight to global memory. A tile is
 // 16 rows tall, twice vectorized's 8, so the halo rows it copies are 2 in
-// 18, not 2 in 10: 5% to 6.5% faster at 384^3 to 640^3 on the H200, though
+// 18, not 2 in 10: 4.9% to 6.6% faster at 384^3 to 640^3 on the H200, though
 // the ring (79 KB) leaves room for 2 blocks per SM instead of 5. Grids the
 // TMA cannot describe (a side that is not a multiple of the vector, or a
 // grid not on a 16-byte boundary) run the vectorized step.
@@ -30,7 +30,7 @@ constexpr int kBlockX = 32, kBlockY = 16, kStages = 8;
 
 // The longest march a block makes, in planes: 32, the best of the lengths
 // tried at sides 256 and 384 in float32 and 256 to 640 in float64 on the
-// H200 with 8-row tiles, and against 64 with 16-row ones
+// H200 with 8-row tiles, and against 64 with 16-row ones at 512 and 640
 // (results/h200/experiments/README.md); shorter where that fills the
 // GPU's last wave of blocks better. A march reads two planes more than it
 // writes (one past each end): its cost before it starts.
