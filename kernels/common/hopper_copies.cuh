@@ -69,4 +69,38 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, s
       : "memory");)
 }
 
+// Thread-block clusters: this block's rank in its cluster, and a barrier
+// every thread of every block of the cluster reaches (release/acquire: the
+// blocks' shared-memory writes before it are visible after it).
+__device__ __forceinline__ std::uint32_t cluster_ctarank() {
+  std::uint32_t rank = 0;
+  GPUBENCH_SM90(asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));)
+  return rank;
+}
+
+__device__ __forceinline__ void cluster_sync() {
+  GPUBENCH_SM90(asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");)
+}
+
+// Arrives on the barrier at bar's offset in block `cta` of the cluster
+// (mapa: the address there).
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
+  GPUBENCH_SM90(asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+                             "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(smem_addr(bar)),
+                             "r"(cta)
+                             : "memory");)
+}
+
+// tma_load_2d into every block of the cluster whose bit is set in `mask`:
+// the box lands at dst's offset in each, and counts its bytes on the
+// barrier at bar's offset in each.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, std::uint64_t* bar, int c0,
+                                                      int c1, std::uint16_t mask) {
+  GPUBENCH_SM90(asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
+      "%3}], [%4], %5;" ::"r"(smem_addr(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(smem_addr(bar)), "h"(mask)
+      : "memory");)
+}
+
 }  // namespace gpubench::hopper

@@ -34,9 +34,12 @@ __device__ __forceinline__ void wgmma_fence() { GPUBENCH_SM90A(asm volatile("wgm
 __device__ __forceinline__ void wgmma_commit() {
   GPUBENCH_SM90A(asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");)
 }
-__device__ __forceinline__ void wgmma_wait_all() {
-  GPUBENCH_SM90A(asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");)
+// Waits until at most N committed wgmma groups are still running.
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  GPUBENCH_SM90A(asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");)
 }
+__device__ __forceinline__ void wgmma_wait_all() { wgmma_wait<0>(); }
 
 // The 128 fp32 accumulators of an m64n256 wgmma: the register list in the
 // instruction's text, and the operands that bind it to d[0..127].

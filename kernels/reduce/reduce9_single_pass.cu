@@ -66,6 +66,9 @@ __global__ void reduce9_kernel(const T* in, T* out, std::int64_t n, unsigned* co
 }
 
 constexpr int kLoadThreadsPerSm = 512, kMinBlocksPerSm = 4, kMaxThreadsPerSm = 1024;
+// A grid of whole load batches is taken when it keeps at least this share
+// of the capped grid's blocks (numerator / denominator).
+constexpr int kWholeBatchesKeep = 3, kWholeBatchesOf = 4;
 
 struct Reduce9 {
   template <class T>
@@ -79,7 +82,7 @@ struct Reduce9 {
                                           kVectorLoadsInFlight);
     const std::int64_t threads = ceil_div(vectors, batches * kVectorLoadsInFlight);
     const std::int64_t whole = std::clamp<std::int64_t>(ceil_div(threads, p.block), 1, most);
-    return whole * 4 >= std::int64_t(most) * 3 ? unsigned(whole) : most;
+    return whole * kWholeBatchesOf >= std::int64_t(most) * kWholeBatchesKeep ? unsigned(whole) : most;
   }
   template <class T, class Op>
   static std::size_t scratch_bytes(const Problem& p, const Workspace& ws) {
