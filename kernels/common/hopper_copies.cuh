@@ -103,4 +103,35 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
       : "memory");)
 }
 
+// TMA stores: the box at (c0, c1) of `map`'s tensor written from shared
+// memory at src (what lies outside the tensor is not written), in a bulk
+// group that bulk_commit closes. Shared memory written by threads reaches
+// the TMA only after fence_proxy_async. bulk_wait_read<N> waits until at
+// most N of this thread's groups still read their shared memory;
+// bulk_wait_all, until every group's writes are done.
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int c0, int c1) {
+  GPUBENCH_SM90(asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map),
+                             "r"(c0), "r"(c1), "r"(smem_addr(src))
+                             : "memory");)
+}
+
+__device__ __forceinline__ void bulk_commit() { GPUBENCH_SM90(asm volatile("cp.async.bulk.commit_group;" ::: "memory");) }
+
+template <int N>
+__device__ __forceinline__ void bulk_wait_read() {
+  GPUBENCH_SM90(asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");)
+}
+
+__device__ __forceinline__ void bulk_wait_all() { GPUBENCH_SM90(asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");) }
+
+__device__ __forceinline__ void fence_proxy_async() {
+  GPUBENCH_SM90(asm volatile("fence.proxy.async.shared::cta;" ::: "memory");)
+}
+
+// A barrier for `threads` threads of the block (whole warps) on hardware
+// barrier `id` (1 to 15; 0 is __syncthreads').
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
 }  // namespace gpubench::hopper

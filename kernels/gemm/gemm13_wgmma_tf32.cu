@@ -16,6 +16,7 @@
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {
 namespace {
@@ -124,26 +125,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     sm90::mbarrier_arrive(&empty[s]);
   }
 
-  // Fragment layout: warp w of the warpgroup holds rows 16w..16w+15; in each
-  // 8-column group j a lane holds 2 columns of row lane/4 and of row lane/4 + 8.
-  const int warp = tid / 32, lane = tid % 32;
-  const int row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j) {
-    const int col = col0 + j * 8 + (lane % 4) * 2;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = row_base + h * 8;
-      if (row >= m || col >= n) continue;
-      float* dst = c + std::int64_t(row) * n + col;
-      if (col + 1 < n && n % 2 == 0) {
-        *reinterpret_cast<float2*>(dst) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
-      } else {
-        dst[0] = d[4 * j + 2 * h];
-        if (col + 1 < n) dst[1] = d[4 * j + 2 * h + 1];
-      }
-    }
-  }
+  store_fragment_64x256(c, m, n, row0 + consumer * 64, col0, d, tid);
 }
 
 // The operands' rows in scratch: k values padded to 16 bytes (TMA's row alignment).

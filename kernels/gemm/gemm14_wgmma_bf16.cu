@@ -14,6 +14,7 @@
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {
 namespace {
@@ -85,39 +86,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     sm90::mbarrier_arrive(&empty[s]);
   }
 
-  // Fragment layout: warp w of the warpgroup holds rows 16w..16w+15; in each
-  // 8-column group j a lane holds 2 columns of row lane/4 and of row lane/4 + 8.
-  const int warp = tid / 32, lane = tid % 32;
-  const int row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j) {
-    const int col = col0 + j * 8 + (lane % 4) * 2;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = row_base + h * 8;
-      if (row >= m || col >= n) continue;
-      float* dst = c + std::int64_t(row) * n + col;
-      if (col + 1 < n && n % 2 == 0) {
-        *reinterpret_cast<float2*>(dst) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
-      } else {
-        dst[0] = d[4 * j + 2 * h];
-        if (col + 1 < n) dst[1] = d[4 * j + 2 * h + 1];
-      }
-    }
-  }
-}
-
-// A row-major bf16 matrix (rows x cols, leading dimension ld) copied in
-// boxes of box_rows x 64 columns, 128-byte swizzled.
-CUtensorMap tensor_map(const __nv_bfloat16* p, int rows, int cols, int ld, int box_rows) {
-  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, kBoxN, box_rows);
+  store_fragment_64x256(c, m, n, row0 + consumer * 64, col0, d, tid);
 }
 
 void run(const Problem& p, const Workspace& ws) {
   // Every launch: the limit belongs to the current device's context (--devices runs several).
   GPUBENCH_CUDA(cudaFuncSetAttribute(wgmma_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  const CUtensorMap map_a = tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
-  const CUtensorMap map_b = tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
+  const CUtensorMap map_a = bf16_tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
+  const CUtensorMap map_b = bf16_tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
   wgmma_bf16_kernel<<<grid, kThreads, kSharedBytes, ws.stream>>>(map_a, map_b, p.c, p.m, p.n, p.k);
   GPUBENCH_CHECK_LAUNCH();

@@ -14,11 +14,11 @@
 // producer copies the next tile's slabs while the consumers write the last
 // one out, and consumers keep one wgmma group in flight while they release
 // the slot before it.
-#include <algorithm>
-
+#include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {
 namespace {
@@ -35,19 +35,7 @@ constexpr int kConsumerWarps = 8;
 constexpr int kBandPairs = 8;                  // cluster rows in a band of the tile order
 constexpr int kSharedBytes = kStages * (kTileBytesA + kTileBytesB) + 2 * kStages * 8 + 1024;  // + barriers, alignment
 
-// The order in which clusters take tiles: cluster rows (pairs of 128-row
-// tiles) grouped in bands of kBandPairs, each band walked column by column.
-struct TileOrder {
-  int pairs, columns;
-  __device__ int count() const { return pairs * columns; }
-  // The pair row and the column of the i-th tile.
-  __device__ void at(int i, int& pair, int& column) const {
-    const int band = i / (kBandPairs * columns), first = band * kBandPairs;
-    const int rows = min(kBandPairs, pairs - first), within = i - first * columns;
-    pair = first + within % rows;
-    column = within / rows;
-  }
-};
+using TileOrder = ClusterTileOrder<kBM, kBN, kClusterSize, kBandPairs>;
 
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_bf16_multicast_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -63,7 +51,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const std::uint32_t rank = sm90::cluster_ctarank();
   const int cluster = blockIdx.x / kClusterSize, clusters = gridDim.x / kClusterSize;
   const int slabs = (k + kBK - 1) / kBK;
-  const TileOrder order{ceil_div(ceil_div(m, kBM), kClusterSize), ceil_div(n, kBN)};
+  const TileOrder order(m, n);
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbarrier_init(&full[s], 1);
@@ -78,9 +66,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 0) {
       int g = 0;  // slabs issued by this block
       for (int i = cluster; i < order.count(); i += clusters) {
-        int pair, column;
-        order.at(i, pair, column);
-        const int row0 = (pair * kClusterSize + int(rank)) * kBM, col0 = column * kBN;
+        int row0, col0;
+        order.origin(i, int(rank), row0, col0);
         for (int t = 0; t < slabs; ++t, ++g) {
           const int s = g % kStages;
           if (g >= kStages) sm90::mbarrier_wait(&empty[s], (g / kStages + 1) & 1);  // slab g - kStages consumed in both
@@ -97,16 +84,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     GPUBENCH_SM90A(asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");)
     const int consumer = warpgroup - 1;  // rows consumer * 64 .. + 63 of the block tile
-    const int warp = tid / 32, lane = tid % 32;
+    const int lane = tid % 32;
     // Lanes 0 and 1 of each warp release a slot in block 0 and block 1.
     const auto release = [&](int s) {
       if (lane < kClusterSize) sm90::mbarrier_arrive_cluster(&empty[s], std::uint32_t(lane));
     };
     int g = 0;  // slabs consumed by this block
     for (int i = cluster; i < order.count(); i += clusters) {
-      int pair, column;
-      order.at(i, pair, column);
-      const int row0 = (pair * kClusterSize + int(rank)) * kBM, col0 = column * kBN;
+      int row0, col0;
+      order.origin(i, int(rank), row0, col0);
       float d[128];
 #pragma unroll
       for (int r = 0; r < 128; ++r) d[r] = 0.0f;
@@ -129,61 +115,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       sm90::wgmma_wait<0>();
       release((g - 1) % kStages);
 
-      // Fragment layout: warp w of the warpgroup holds rows 16w..16w+15; in each
-      // 8-column group j a lane holds 2 columns of row lane/4 and of row lane/4 + 8.
-      const int row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
-#pragma unroll
-      for (int j = 0; j < kBN / 8; ++j) {
-        const int col = col0 + j * 8 + (lane % 4) * 2;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = row_base + h * 8;
-          if (row >= m || col >= n) continue;
-          float* dst = c + std::int64_t(row) * n + col;
-          if (col + 1 < n && n % 2 == 0) {
-            *reinterpret_cast<float2*>(dst) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
-          } else {
-            dst[0] = d[4 * j + 2 * h];
-            if (col + 1 < n) dst[1] = d[4 * j + 2 * h + 1];
-          }
-        }
-      }
+      store_fragment_64x256(c, m, n, row0 + consumer * 64, col0, d, tid);
     }
   }
   sm90::cluster_sync();  // no block leaves while the other still copies into it or arrives on its barriers
 }
 
-// A row-major bf16 matrix (rows x cols, leading dimension ld) copied in
-// boxes of box_rows x 64 columns, 128-byte swizzled.
-CUtensorMap tensor_map(const __nv_bfloat16* p, int rows, int cols, int ld, int box_rows) {
-  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, kBoxN, box_rows);
-}
-
 void run(const Problem& p, const Workspace& ws) {
-  // Every launch: the limit belongs to the current device's context (--devices runs several).
-  GPUBENCH_CUDA(
-      cudaFuncSetAttribute(wgmma_bf16_multicast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  const CUtensorMap map_a = tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
-  const CUtensorMap map_b = tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
-  cudaLaunchAttribute cluster;
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = kClusterSize;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config = {};
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = kSharedBytes;
-  config.stream = ws.stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  config.gridDim = dim3(kClusterSize);
-  int resident = 0;  // clusters that fit on the GPU at once
-  GPUBENCH_CUDA(cudaOccupancyMaxActiveClusters(&resident, wgmma_bf16_multicast_kernel, &config));
-  if (resident < 1) throw CudaError(cudaErrorInvalidConfiguration, "wgmma_bf16_multicast: no cluster of 2 blocks fits");
-  const int tiles = ceil_div(ceil_div(p.m, kBM), kClusterSize) * ceil_div(p.n, kBN);
-  config.gridDim = dim3(kClusterSize * std::min(resident, tiles));
-  GPUBENCH_CUDA(cudaLaunchKernelEx(&config, wgmma_bf16_multicast_kernel, map_a, map_b, p.c, p.m, p.n, p.k));
-  GPUBENCH_CHECK_LAUNCH();
+  const CUtensorMap map_a = bf16_tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
+  const CUtensorMap map_b = bf16_tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
+  launch_persistent_clusters(wgmma_bf16_multicast_kernel, kClusterSize, kThreads, kSharedBytes, TileOrder(p.m, p.n).count(),
+                             ws.stream, "wgmma_bf16_multicast", map_a, map_b, p.c, p.m, p.n, p.k);
 }
 
 }  // namespace

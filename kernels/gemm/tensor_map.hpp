@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cuda.h>
+#include <cuda_bf16.h>
 
 #include <cstdint>
 #include <string>
@@ -26,6 +27,12 @@ inline CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, int element_byt
                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
   return map;
+}
+
+// A row-major bf16 matrix in boxes of box_rows x 64 columns (one 128-byte
+// swizzle row): the A and B operands of the wgmma_bf16 steps.
+inline CUtensorMap bf16_tensor_map(const __nv_bfloat16* p, int rows, int cols, std::int64_t ld, int box_rows) {
+  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, 64, box_rows);
 }
 
 }  // namespace gpubench::gemm

@@ -1,0 +1,81 @@
+// Persistent grids of thread-block clusters for the multicast steps: the
+// order in which a cluster takes its tiles, and the launch of as many
+// clusters as the GPU holds at once.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "kernels/gemm/gemm_common.cuh"
+
+namespace gpubench::gemm {
+
+// Cluster tiles are kClusterSize vertically adjacent BM x BN block tiles,
+// block `rank` of the cluster on the rank-th. They are taken in bands of
+// kBand cluster rows, each band walked column by column, so that the
+// clusters running at once reuse each other's A rows and B columns in L2.
+template <int kBM, int kBN, int kClusterSize, int kBand>
+struct ClusterTileOrder {
+  int rows, columns;  // cluster tiles down and across C
+  __host__ __device__ ClusterTileOrder(int m, int n) : rows(ceil_div(ceil_div(m, kBM), kClusterSize)), columns(ceil_div(n, kBN)) {}
+  __host__ __device__ int count() const { return rows * columns; }
+  // The first row and column of C in block `rank`'s tile of the i-th cluster tile.
+  __device__ void origin(int i, int rank, int& row0, int& col0) const {
+    const int band = i / (kBand * columns), first = band * kBand;
+    const int band_rows = min(kBand, rows - first), within = i - first * columns;
+    row0 = ((first + within % band_rows) * kClusterSize + rank) * kBM;
+    col0 = within / band_rows * kBN;
+  }
+};
+
+// Launches `kernel` (blocks of `threads` threads and `smem_bytes` of
+// dynamic shared memory, in clusters of cluster_size) as a persistent grid:
+// as many clusters as fit on the current device at once, at most `work`.
+// The count is asked once per device and kernel.
+template <typename... Params, typename... Args>
+void launch_persistent_clusters(void (*kernel)(Params...), int cluster_size, int threads, int smem_bytes, int work,
+                                cudaStream_t stream, const char* name, Args&&... args) {
+  if (work < 1) return;  // an empty C
+  // Every launch: the limit belongs to the current device's context (--devices runs several).
+  GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = cluster_size;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(cluster_size);
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+
+  static std::mutex mutex;  // --devices launches from one thread per device
+  static std::map<std::pair<int, const void*>, int> resident_by_device;
+  int device = 0;
+  GPUBENCH_CUDA(cudaGetDevice(&device));
+  int resident = 0;  // clusters that fit on the GPU at once
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(device, reinterpret_cast<const void*>(kernel));
+    const auto known = resident_by_device.find(key);
+    if (known != resident_by_device.end()) {
+      resident = known->second;
+    } else {
+      GPUBENCH_CUDA(cudaOccupancyMaxActiveClusters(&resident, kernel, &config));
+      resident_by_device.emplace(key, resident);
+    }
+  }
+  if (resident < 1) throw CudaError(cudaErrorInvalidConfiguration, std::string(name) + ": no cluster fits on this GPU");
+  config.gridDim = dim3(cluster_size * std::min(resident, work));
+  GPUBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+}  // namespace gpubench::gemm
