@@ -27,13 +27,14 @@ void check_all(std::int64_t n, DType t) {
 
 TEST_CASE("every stencil3d step is correct at small, odd and tile-straddling sides", "[gpu][stencil3d]") {
   std::vector<std::int64_t> sides = {1, 2, 3, 4, 5, 17, 31, 33, 63, 65};
-  if (!std::getenv("GPUBENCH_TEST_QUICK")) sides.insert(sides.end(), {127, 130, 257});  // slow under a sanitizer
+  if (!std::getenv("GPUBENCH_TEST_QUICK")) sides.insert(sides.end(), {127, 130, 257, 260});  // slow under a sanitizer
   for (const DType t : {DType::f32, DType::f64})
     for (const std::int64_t n : sides) check_all(n, t);
 }
 
 TEST_CASE("every stencil3d step at 512^3 and past 2^31 points", "[gpu][stencil3d][large]") {
   check_all(512, DType::f32);
+  check_all(644, DType::f32);   // row_slabs' widest: three boxes of 256 columns a row, the last part past the grid
   check_all(1291, DType::f32);  // 2^31 + 3.6 million points; cuSPARSE is skipped (its matrix)
 }
 
