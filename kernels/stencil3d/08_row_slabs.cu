@@ -45,6 +45,7 @@ struct Slab {
   static int boxes(std::int64_t n) { return int((n + kBoxWidth - 1) / kBoxWidth); }
   static int plane_bytes(std::int64_t n) { return boxes(n) * kBoxElements * int(sizeof(T)); }
   static int stages(std::int64_t n) { return std::min(kMaxStages, kMaxShared / plane_bytes(n)); }
+  static int ring_bytes(std::int64_t n) { return stages(n) * plane_bytes(n); }  // the kernel's dynamic shared memory
   static bool fits(std::int64_t n) {
     return stages(n) >= kMinStages && (n / kV) * kRows <= std::int64_t(kThreads) * kMaxVectorsPerThread;
   }
@@ -172,7 +173,7 @@ CUtensorMap grid_map(const Problem& p) {
 struct Plan {
   bool slabs;
   CUtensorMap map;
-  int depth, stages;
+  int depth, stages, shared;
   std::shared_ptr<void> fallback;
 };
 
@@ -191,12 +192,12 @@ std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t stream) {
   visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using S = Slab<T>;
-    const int shared = S::stages(p.n) * S::plane_bytes(p.n);
-    GPUBENCH_CUDA(cudaFuncSetAttribute(row_slabs<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    plan->shared = S::ring_bytes(p.n);
+    GPUBENCH_CUDA(cudaFuncSetAttribute(row_slabs<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, plan->shared));
     plan->map = grid_map<T>(p);
     plan->stages = S::stages(p.n);
-    plan->depth =
-        int(march_length(&row_slabs<T>, kThreads, shared, blocks(p.n, S::kRows), p.n, kLongestMarch, kMarchStart, 65535));
+    plan->depth = int(march_length(&row_slabs<T>, kThreads, plan->shared, blocks(p.n, S::kRows), p.n, kLongestMarch,
+                                   kMarchStart, 65535));
   });
   return plan;
 }
@@ -206,9 +207,8 @@ void run(const Problem& p, const Workspace& ws) {
   if (!plan.slabs) return step_tma_ring().run(p, Workspace{ws.stream, plan.fallback.get()});
   visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using S = Slab<T>;
-    const dim3 grid(blocks(p.n, S::kRows), blocks(p.n, plan.depth));
-    row_slabs<T><<<grid, kThreads, plan.stages * S::plane_bytes(p.n), ws.stream>>>(
+    const dim3 grid(blocks(p.n, Slab<T>::kRows), blocks(p.n, plan.depth));
+    row_slabs<T><<<grid, kThreads, plan.shared, ws.stream>>>(
         plan.map, static_cast<T*>(p.out), p.n, coefficients<T>(p), plan.depth, plan.stages);
   });
   GPUBENCH_CHECK_LAUNCH();
@@ -225,7 +225,7 @@ Resources resources(const Problem& p) {
   if (!slabs_fit(p)) return step_tma_ring().resources(p);
   return visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return resources_of(&row_slabs<T>, Slab<T>::stages(p.n) * Slab<T>::plane_bytes(p.n));
+    return resources_of(&row_slabs<T>, Slab<T>::ring_bytes(p.n));
   });
 }
 
