@@ -115,6 +115,12 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void*
                              : "memory");)
 }
 
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int c0, int c1, int c2) {
+  GPUBENCH_SM90(asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(map),
+                             "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(src))
+                             : "memory");)
+}
+
 __device__ __forceinline__ void bulk_commit() { GPUBENCH_SM90(asm volatile("cp.async.bulk.commit_group;" ::: "memory");) }
 
 template <int N>

@@ -13,13 +13,10 @@
 // same time and the second finds them in L2. Sides whose slab planes leave
 // fewer than 4 stages in shared memory (past 768 in float32, 512 in
 // float64) run tma_ring.
-#include <algorithm>
 #include <memory>
 
 #include "kernels/common/hopper_copies.cuh"
-#include "kernels/common/march.cuh"
-#include "kernels/common/tensor_map.hpp"
-#include "kernels/stencil3d/stencil3d_common.cuh"
+#include "kernels/stencil3d/row_slab.cuh"
 
 namespace gpubench::stencil3d {
 
@@ -27,42 +24,13 @@ const Step& step_tma_ring();
 
 namespace {
 
-constexpr int kThreads = 512, kBoxWidth = 256, kMaxStages = 8, kMinStages = 4, kMaxVectorsPerThread = 6;
-constexpr int kMaxShared = 227 * 1024;  // the most dynamic shared memory one block may have on Hopper
-
-// The longest march, in planes, and its cost before it starts (the planes
-// past each end), as in tma_ring: 32 was faster than 16, 24, 40, 64 and 128
-// at 512^3 in float32 on the H200 (results/h200/experiments/README.md).
-constexpr int kLongestMarch = 32, kMarchStart = 2;
-
-// A slab: kRows whole rows of the grid, and the planes of the ring hold
-// those rows with one more above and below, in boxes of kBoxWidth columns.
-template <class T>
-struct Slab {
-  static constexpr int kV = 16 / int(sizeof(T));
-  static constexpr int kRows = sizeof(T) == 4 ? 16 : 8;
-  static constexpr int kBoxElements = kBoxWidth * (kRows + 2);
-  static int boxes(std::int64_t n) { return int((n + kBoxWidth - 1) / kBoxWidth); }
-  static int plane_bytes(std::int64_t n) { return boxes(n) * kBoxElements * int(sizeof(T)); }
-  static int stages(std::int64_t n) { return std::min(kMaxStages, kMaxShared / plane_bytes(n)); }
-  static int ring_bytes(std::int64_t n) { return stages(n) * plane_bytes(n); }  // the kernel's dynamic shared memory
-  static bool fits(std::int64_t n) {
-    return stages(n) >= kMinStages && (n / kV) * kRows <= std::int64_t(kThreads) * kMaxVectorsPerThread;
-  }
-};
-
-// Element (x, row) of a plane in the ring: row 0 is the slab's first row
-// minus one.
-template <class T>
-__device__ __forceinline__ int slab_index(int x, int row) {
-  return (x / kBoxWidth) * Slab<T>::kBoxElements + row * kBoxWidth + x % kBoxWidth;
-}
+using namespace row_slab;
 
 template <class T>
 __global__ void __launch_bounds__(kThreads, 1)
     row_slabs(const __grid_constant__ CUtensorMap map, T* __restrict__ out, std::int64_t n, Coefficients<T> k,
               int depth, int stages) {
-  using S = Slab<T>;
+  using S = Slab<T, false>;
   constexpr int V = S::kV, H = S::kRows;
   using W = Vec<T, V>;
   extern __shared__ __align__(128) unsigned char ring[];
@@ -158,76 +126,24 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-// The grid as a 3D tensor (x innermost), copied in boxes of kBoxWidth
-// columns and a slab's rows plus two.
-template <class T>
-CUtensorMap grid_map(const Problem& p) {
-  const cuuint64_t n = cuuint64_t(p.n), dims[3] = {n, n, n}, strides[2] = {n * sizeof(T), n * n * sizeof(T)};
-  const cuuint32_t box[3] = {cuuint32_t(kBoxWidth), cuuint32_t(Slab<T>::kRows + 2), 1};
-  return plain_tensor_map(sizeof(T) == 8, 3, p.in, dims, strides, box);
-}
-
-// What a run needs, found once outside the timed region: the tensor map,
-// the planes a block marches and the ring's stages; or tma_ring's plan where
-// the slabs do not fit.
-struct Plan {
-  bool slabs;
-  CUtensorMap map;
-  int depth, stages, shared;
-  std::shared_ptr<void> fallback;
-};
-
-bool slabs_fit(const Problem& p) {
-  if (!tma_can_copy(p.in, p.out, std::size_t(p.n) * dtype_size(p.dtype))) return false;
-  return visit_float(p.dtype, [&](auto tag) { return Slab<typename decltype(tag)::type>::fits(p.n); });
-}
+constexpr auto kernel_of = [](auto tag) { return &row_slabs<typename decltype(tag)::type>; };
 
 std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t stream) {
-  auto plan = std::make_shared<Plan>();
-  plan->slabs = slabs_fit(p);
-  if (!plan->slabs) {
-    plan->fallback = step_tma_ring().make_plan(p, stream);
-    return plan;
-  }
-  visit_float(p.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using S = Slab<T>;
-    plan->shared = S::ring_bytes(p.n);
-    GPUBENCH_CUDA(cudaFuncSetAttribute(row_slabs<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, plan->shared));
-    plan->map = grid_map<T>(p);
-    plan->stages = S::stages(p.n);
-    plan->depth = int(march_length(&row_slabs<T>, kThreads, plan->shared, blocks(p.n, S::kRows), p.n, kLongestMarch,
-                                   kMarchStart, 65535));
-  });
-  return plan;
+  return row_slab::make_plan<false>(p, stream, step_tma_ring(), kernel_of);
 }
 
 void run(const Problem& p, const Workspace& ws) {
-  const Plan& plan = *static_cast<const Plan*>(ws.plan);
-  if (!plan.slabs) return step_tma_ring().run(p, Workspace{ws.stream, plan.fallback.get()});
-  visit_float(p.dtype, [&](auto tag) {
+  row_slab::run(p, ws, step_tma_ring(), [&](auto tag, const Plan& plan, dim3 grid) {
     using T = typename decltype(tag)::type;
-    const dim3 grid(blocks(p.n, Slab<T>::kRows), blocks(p.n, plan.depth));
-    row_slabs<T><<<grid, kThreads, plan.shared, ws.stream>>>(
-        plan.map, static_cast<T*>(p.out), p.n, coefficients<T>(p), plan.depth, plan.stages);
-  });
-  GPUBENCH_CHECK_LAUNCH();
-}
-
-std::string unavailable(const Problem& p) {
-  return visit_float(p.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return tma_code_missing(reinterpret_cast<const void*>(&row_slabs<T>));
+    const auto kernel = kernel_of(tag);
+    kernel<<<grid, kThreads, plan.shared, ws.stream>>>(plan.in, static_cast<T*>(p.out), p.n, coefficients<T>(p), plan.depth,
+                                                       plan.stages);
   });
 }
 
-Resources resources(const Problem& p) {
-  if (!slabs_fit(p)) return step_tma_ring().resources(p);
-  return visit_float(p.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return resources_of(&row_slabs<T>, Slab<T>::ring_bytes(p.n));
-  });
-}
+std::string unavailable(const Problem& p) { return row_slab::unavailable(p, kernel_of); }
+
+Resources resources(const Problem& p) { return row_slab::resources<false>(p, step_tma_ring(), kernel_of); }
 
 }  // namespace
 
