@@ -103,7 +103,7 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
       : "memory");)
 }
 
-// TMA stores: the box at (c0, c1) of `map`'s tensor written from shared
+// TMA stores: the box at (c0, c1[, c2]) of `map`'s tensor written from shared
 // memory at src (what lies outside the tensor is not written), in a bulk
 // group that bulk_commit closes. Shared memory written by threads reaches
 // the TMA only after fence_proxy_async. bulk_wait_read<N> waits until at

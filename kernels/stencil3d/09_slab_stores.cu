@@ -1,14 +1,17 @@
 // slab_stores — beyond the course, on Hopper: in row_slabs every thread
-// writes its results to global memory itself, four 16-byte stores a plane
-// from each of 512 threads, in a burst after each barrier. Here each thread
+// writes its results to global memory itself, up to six 16-byte stores a
+// plane from each of 512 threads (four at side 512 in float32), in a burst
+// after each barrier. Here each thread
 // writes its results into a plane of output staged in shared memory, and
 // once the block's barrier shows the plane complete, one thread hands it to
 // the tensor-memory accelerator: one bulk store a box of 256 columns and the
 // slab's rows, which the TMA writes out while the warps go on to the next
 // plane. Two staged planes alternate, so that a store reads one while the
-// threads fill the other; they take the room of two ring stages (4 stages
-// at side 512, where row_slabs has 6). Sides past 512, whose slab planes
-// would leave fewer than 4 stages beside the staged output, run row_slabs.
+// threads fill the other; they take ring stages' room (at side 512, 4
+// stages where row_slabs has 6 in float32, 5 in float64). Grids whose slab
+// planes would leave fewer than 4 stages beside the staged output (sides
+// past 512), or that row_slabs would not take either, run row_slabs (which
+// hands the latter on to tma_ring).
 #include <memory>
 
 #include "kernels/common/hopper_copies.cuh"
@@ -133,7 +136,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (i + stages < planes) fill(i + stages);
     }
   }
-  if (issuer) hopper::bulk_wait_all();  // the staged output is read before the block's shared memory goes
+  if (issuer) hopper::bulk_wait_all();  // the last stores are done before the block's shared memory goes
 }
 
 constexpr auto kernel_of = [](auto tag) { return &slab_stores<typename decltype(tag)::type>; };
