@@ -159,19 +159,7 @@ Resources resources(const Problem& p) {
 }
 
 }  // namespace
-
-const Step& step_tma_ring() {
-  static const Step step{"tma_ring",
-                         Ladder::modern,
-                         "TMA copies plane tiles with their halo into an 8-plane shared ring; 5 planes in flight",
-                         Where::device,
-                         &run,
-                         &make_plan,
-                         &resources,
-                         &unavailable,
-                         nullptr,
-                         90};
-  return step;
-}
-
 }  // namespace gpubench::stencil3d
+
+GPUBENCH_STENCIL3D_TMA_STEP(tma_ring,
+                            "TMA copies plane tiles with their halo into an 8-plane shared ring; 5 planes in flight")

@@ -146,19 +146,7 @@ std::string unavailable(const Problem& p) { return row_slab::unavailable(p, kern
 Resources resources(const Problem& p) { return row_slab::resources<false>(p, step_tma_ring(), kernel_of); }
 
 }  // namespace
-
-const Step& step_row_slabs() {
-  static const Step step{"row_slabs",
-                         Ladder::modern,
-                         "blocks own slabs of whole rows: no x halo, one contiguous copy a plane, z-1 and z in registers",
-                         Where::device,
-                         &run,
-                         &make_plan,
-                         &resources,
-                         &unavailable,
-                         nullptr,
-                         90};
-  return step;
-}
-
 }  // namespace gpubench::stencil3d
+
+GPUBENCH_STENCIL3D_TMA_STEP(row_slabs,
+                            "blocks own slabs of whole rows: no x halo, one contiguous copy a plane, z-1 and z in registers")

@@ -158,19 +158,7 @@ std::string unavailable(const Problem& p) { return row_slab::unavailable(p, kern
 Resources resources(const Problem& p) { return row_slab::resources<true>(p, step_row_slabs(), kernel_of); }
 
 }  // namespace
-
-const Step& step_slab_stores() {
-  static const Step step{"slab_stores",
-                         Ladder::modern,
-                         "row_slabs, each plane's output staged in shared memory and written out by TMA bulk stores",
-                         Where::device,
-                         &run,
-                         &make_plan,
-                         &resources,
-                         &unavailable,
-                         nullptr,
-                         90};
-  return step;
-}
-
 }  // namespace gpubench::stencil3d
+
+GPUBENCH_STENCIL3D_TMA_STEP(slab_stores,
+                            "row_slabs, each plane's output staged in shared memory and written out by TMA bulk stores")

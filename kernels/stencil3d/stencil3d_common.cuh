@@ -83,3 +83,14 @@ Resources resources_dispatch(const Problem& p) {
     return step;                                                                                             \
   }                                                                                                          \
   }
+
+// Defines step_NAME() for a step on Hopper's TMA (compute capability 9.0)
+// whose file defines run, make_plan, resources and unavailable.
+#define GPUBENCH_STENCIL3D_TMA_STEP(NAME, SUMMARY)                                                          \
+  namespace gpubench::stencil3d {                                                                            \
+  const Step& step_##NAME() {                                                                                \
+    static const Step step{#NAME,      Ladder::modern, SUMMARY,      Where::device, &run, &make_plan,        \
+                           &resources, &unavailable,   nullptr, 90};                                         \
+    return step;                                                                                             \
+  }                                                                                                          \
+  }
