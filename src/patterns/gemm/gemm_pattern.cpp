@@ -9,6 +9,7 @@
 #include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
+#include "src/detail/cuda_check.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/gemm/gemm_check.hpp"
 #include "src/patterns/gemm/gemm_inputs.hpp"
@@ -97,7 +98,10 @@ class GemmFixture : public Fixture {
       da_ = upload(a_.data(), a_.size() * 4, env.stream);
       db_ = upload(b_.data(), b_.size() * 4, env.stream);
       dc_ = DeviceBuffer(std::size_t(m_) * n_ * 4);
-      if (const std::size_t bytes = scratch_bytes(env.steps, m_, n_, k_)) scratch_ = DeviceBuffer(bytes);
+      if (const std::size_t bytes = scratch_bytes(env.steps, m_, n_, k_)) {
+        scratch_ = DeviceBuffer(bytes);
+        GPUBENCH_CUDA(cudaMemsetAsync(scratch_.get(), 0, bytes, env.stream));  // Workspace::scratch
+      }
     }
     ref_ = reference_product(a_, b_, m_, n_, k_, blas_.get(), env.stream, da_.get(), db_.get(), c_device());
     if (!std::any_of(env.steps.begin(), env.steps.end(), bf16)) return;
