@@ -184,4 +184,33 @@ __device__ __forceinline__ void store_results(float* c, const float (&acc)[kTM][
     }
 }
 
+// One block per tile: the kernel of pipelined (kPrefetch false) and of
+// fragment_prefetch (true).
+template <bool kVec, bool kPrefetch>
+__global__ void __launch_bounds__(kThreads) tile_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+  extern __shared__ __align__(16) float smem[];  // kStages x (A^T slab, B slab)
+  const int row0 = blockIdx.y * kBM, col0 = blockIdx.x * kBN;
+  float acc[kTM][kTN] = {};
+  multiply_slabs<kVec, kPrefetch>(acc, smem, a, b, row0, col0, 0, (k + kBK - 1) / kBK, m, n, k);
+  store_results<kVec>(c, acc, row0, col0, m, n);
+}
+
+template <bool kVec, bool kPrefetch>
+void launch_tiles(const Problem& p, const Workspace& ws) {
+  // Every launch: the limit belongs to the current device's context (--devices runs several).
+  GPUBENCH_CUDA(cudaFuncSetAttribute(tile_kernel<kVec, kPrefetch>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
+  tile_kernel<kVec, kPrefetch><<<grid, kThreads, kSharedBytes, ws.stream>>>(p.a, p.b, p.c, p.m, p.n, p.k);
+  GPUBENCH_CHECK_LAUNCH();
+}
+
+// B and C rows in 16-byte pieces where n allows.
+template <bool kPrefetch>
+void run_tiles(const Problem& p, const Workspace& ws) {
+  if (p.n % 4 == 0)
+    launch_tiles<true, kPrefetch>(p, ws);
+  else
+    launch_tiles<false, kPrefetch>(p, ws);
+}
+
 }  // namespace gpubench::gemm::pipelined
