@@ -9,8 +9,8 @@
 // and stores its partial sums (128 KB, in the threads' own order, through
 // L2) with a flag; the block whose range ends with the tile's first slabs
 // adds them before it writes C. Partial sums and flags live in the step's
-// scratch, zeroed once; a finisher clears each flag it consumed, so every
-// run starts from zeros.
+// scratch, which the harness zeroes before the step; a finisher clears each
+// flag it consumed, so every run starts from zeros.
 #include "kernels/gemm/pipelined_tile.cuh"
 #include "kernels/gemm/stream_k.cuh"
 
@@ -83,10 +83,22 @@ void launch(const Problem& p, const Workspace& ws) {
   const int slots = std::max(resident_blocks<true>(), resident_blocks<false>());
   auto* partials = static_cast<float4*>(ws.scratch);
   auto* flags = reinterpret_cast<unsigned*>(partials + std::size_t(slots) * kPartialFloat4s);
-  // Every block must be resident: a finisher waits for the block after it.
   const int blocks = std::min(resident_blocks<kVec>(), ceil_div(p.n, kBN) * ceil_div(p.m, kBM));
   if (blocks < 1) throw CudaError(cudaErrorInvalidConfiguration, "stream_k: no block fits on this GPU");
-  stream_k_kernel<kVec><<<blocks, kThreads, kSharedBytes, ws.stream>>>(p.a, p.b, p.c, p.m, p.n, p.k, partials, flags);
+  // Every block must be resident at once, since a finisher waits for the
+  // block after it: a cooperative launch fails, rather than hangs, where
+  // fewer fit (another process's kernels, an SM limit under MPS).
+  cudaLaunchAttribute cooperative;
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kSharedBytes;
+  config.stream = ws.stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  GPUBENCH_CUDA(cudaLaunchKernelEx(&config, stream_k_kernel<kVec>, p.a, p.b, p.c, p.m, p.n, p.k, partials, flags));
   GPUBENCH_CHECK_LAUNCH();
 }
 

@@ -45,8 +45,9 @@ inline int padded_bf16_ld(int cols) { return (cols + 7) / 8 * 8; }
 struct Workspace {
   cudaStream_t stream = nullptr;
   void* cublas = nullptr;   // a cublasHandle_t bound to `stream`
-  // The step's scratch_bytes of device memory, 256-byte aligned, zeroed when
-  // allocated; a step that keeps flags there leaves them zero when it ends.
+  // The step's scratch_bytes of device memory, 256-byte aligned, zeroed
+  // before the step's first run (steps share it); a step that keeps flags
+  // there leaves them zero at the end of each run.
   void* scratch = nullptr;
 };
 

@@ -28,8 +28,9 @@ struct StreamK {
     const int waves = tiles / workers, rest = tiles % workers;
     // With no last wave to fill, or less than one wave in all, every tile is taken whole.
     whole_tiles = rest == 0 || waves == 0 ? tiles : (waves - 1) * workers;
-    // At least workers * slabs: every range holds a tile's slabs or more, so a
-    // tile is cut at most once, and worker w + 1 holds the rest of a tile that w finishes.
+    // Where any tiles are shared, at least workers * slabs: every range holds a
+    // tile's slabs or more, so a tile is cut at most once, and worker w + 1
+    // holds the rest of a tile that w finishes.
     units = std::int64_t(tiles - whole_tiles) * slabs;
     per = units / workers;
     extra = int(units % workers);
