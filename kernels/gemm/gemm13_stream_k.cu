@@ -80,10 +80,11 @@ std::size_t scratch_bytes(int, int, int) {
 
 template <bool kVec>
 void launch(const Problem& p, const Workspace& ws) {
-  const int slots = std::max(resident_blocks<true>(), resident_blocks<false>());
+  const int resident = resident_blocks<kVec>();
+  const int slots = std::max(resident, resident_blocks<!kVec>());  // as scratch_bytes counts them
   auto* partials = static_cast<float4*>(ws.scratch);
   auto* flags = reinterpret_cast<unsigned*>(partials + std::size_t(slots) * kPartialFloat4s);
-  const int blocks = std::min(resident_blocks<kVec>(), ceil_div(p.n, kBN) * ceil_div(p.m, kBM));
+  const int blocks = std::min(resident, ceil_div(p.n, kBN) * ceil_div(p.m, kBM));
   if (blocks < 1) throw CudaError(cudaErrorInvalidConfiguration, "stream_k: no block fits on this GPU");
   // Every block must be resident at once, since a finisher waits for the
   // block after it: a cooperative launch fails, rather than hangs, where

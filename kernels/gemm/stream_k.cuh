@@ -18,26 +18,28 @@
 namespace gpubench::gemm {
 
 struct StreamK {
-  int tiles, slabs, workers;
-  int whole_tiles;        // tiles 0 .. whole_tiles - 1 are taken whole, tile i by worker i % workers
-  std::int64_t units;     // (tile, slab) units of the other tiles, shared evenly:
-  std::int64_t per;       // units / workers to each worker,
-  int extra;              // and one more to each of the first units % workers
+  int slabs, workers;
+  int whole_tiles;  // tiles 0 .. whole_tiles - 1 are taken whole, tile i by worker i % workers
+  // The (tile, slab) units of the other tiles are shared evenly: `per` to
+  // each worker and one more to each of the first `extra`.
+  std::int64_t per;
+  int extra;
 
-  __host__ __device__ StreamK(int tiles_, int slabs_, int workers_) : tiles(tiles_), slabs(slabs_), workers(workers_) {
+  __device__ StreamK(int tiles, int slabs_, int workers_) : slabs(slabs_), workers(workers_) {
     const int waves = tiles / workers, rest = tiles % workers;
     // With no last wave to fill, or less than one wave in all, every tile is taken whole.
     whole_tiles = rest == 0 || waves == 0 ? tiles : (waves - 1) * workers;
-    // Where any tiles are shared, at least workers * slabs: every range holds a
-    // tile's slabs or more, so a tile is cut at most once, and worker w + 1
-    // holds the rest of a tile that w finishes.
-    units = std::int64_t(tiles - whole_tiles) * slabs;
+    // Where any tiles are shared, per >= slabs: every range holds a tile's
+    // slabs or more, so a tile is cut at most once, and worker w + 1 holds
+    // the rest of a tile that w finishes.
+    const std::int64_t units = std::int64_t(tiles - whole_tiles) * slabs;
     per = units / workers;
     extra = int(units % workers);
   }
 
   // The first unit of worker w's range (w == workers: the end of the last).
-  // No division: a 64-bit one is a call, and its registers would spill the accumulators.
+  // No division: a 64-bit one is a call, and its registers would spill the
+  // accumulators (for_each_piece divides once a range, before any are live).
   __device__ std::int64_t begin(int w) const { return per * w + min(w, extra); }
 
   // Calls f(tile, first_slab, end_slab) for each piece of work of worker w, in order.
