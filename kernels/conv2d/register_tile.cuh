@@ -35,7 +35,7 @@ __device__ __forceinline__ void store_outputs(const T (&acc)[TileShape<T, R>::kR
     const std::int64_t y = y0 + ty * S::kRows + py;
     if (y >= h) break;
     if (vector_store) {
-      *reinterpret_cast<Vec<T>*>(out + y * w + x) = *reinterpret_cast<const Vec<T>*>(acc[py]);
+      store_128(out + y * w + x, acc[py]);
     } else {
 #pragma unroll
       for (int px = 0; px < S::kV; ++px)

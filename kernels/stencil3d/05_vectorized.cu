@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
       result.v[e] = interior(n, x + e, y, z) ? stencil(k, curr.v[e], xm, xp, up.v[e], down.v[e], prev.v[e], next.v[e])
                                              : curr.v[e];
     }
-    if (x < n && y < n) *reinterpret_cast<W*>(out + (z * n + y) * n + x) = result;
+    if (x < n && y < n) store_vec(out + (z * n + y) * n + x, result);
     __syncthreads();  // the plane is read before the next one is stored
     prev = curr;
     curr = next;

@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
       result.v[e] = interior(n, x + e, y, z) ? stencil(k, curr.v[e], xm, xp, up.v[e], down.v[e], below.v[e], above.v[e])
                                              : curr.v[e];
     }
-    if (x < n && y < n) *reinterpret_cast<W*>(out + (z * n + y) * n + x) = result;
+    if (x < n && y < n) store_vec(out + (z * n + y) * n + x, result);
     __syncthreads();  // plane i - 1 is read by all before its stage is refilled
     if (issuer && i - 1 + kStages < planes) fill(i - 1 + kStages);
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/common/resources.cuh"
+#include "kernels/common/store_128.cuh"
 #include "kernels/stencil3d/stencil3d_step.hpp"
 #include "src/detail/cuda_check.hpp"
 
@@ -56,6 +57,17 @@ __device__ __forceinline__ Vec<T, V> vec_or_zero(const T* in, std::int64_t n, st
                                                  std::int64_t z) {
   if (x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n) return *reinterpret_cast<const Vec<T, V>*>(in + (z * n + y) * n + x);
   return Vec<T, V>{};
+}
+
+// Stores w at dst (a multiple of V elements into the grid), in one
+// 128-bit store where w is 16 bytes.
+template <class T, int V>
+__device__ __forceinline__ void store_vec(T* dst, const Vec<T, V>& w) {
+  if constexpr (V * sizeof(T) == 16) {
+    store_128(dst, w.v);
+  } else {
+    *reinterpret_cast<Vec<T, V>*>(dst) = w;
+  }
 }
 
 inline unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
