@@ -240,7 +240,7 @@ def sweep_figure(results, device, label, swept, along=()):
     ax.set_xscale("log", base=2)
     gpu = device["name"] if device else "host"
     axis = " = ".join([swept, *along])
-    ax.set_title(f"{results[0]['pattern']}: {unit} against {axis}, {label}, {gpu}")
+    ax.set_title(", ".join(part for part in (f"{results[0]['pattern']}: {unit} against {axis}", label, gpu) if part))
     ax.set_xlabel(axis)
     ax.set_ylabel(axis_label(results[0]))
     ax.legend(fontsize=7, ncol=2)

@@ -37,7 +37,8 @@ for group in $groups; do
       run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747 ;;
     gemm)
       run gemm-4096 gemm
-      run gemm-8192 gemm --m 8192 --n 8192 --k 8192 ;;
+      run gemm-8192 gemm --m 8192 --n 8192 --k 8192
+      run sweep-gemm run configs/sweep-gemm.json ;;
     histogram)
       run histogram-u8-256 histogram --n 2^28 --bins 256 --sample uint8 --entropy uniform,skewed,constant
       run histogram-i32 histogram --n 2^28 --bins 1024,65536 --sample int32
