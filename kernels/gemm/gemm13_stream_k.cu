@@ -4,11 +4,12 @@
 // 132 SMs (one block each) are 3.88 waves, and in the last one 16 SMs idle
 // for a whole tile's time, 3% of the run. Here one block per SM stays
 // resident and takes whole tiles for all but the last two waves' worth; the
-// rest is cut into equal ranges of 16-deep k-slabs, one a block. A block
-// whose range starts inside a tile computes that tile's later slabs first
-// and stores its partial sums (128 KB, in the threads' own order, through
-// L2) with a flag; the block whose range ends with the tile's first slabs
-// adds them before it writes C. Partial sums and flags live in the step's
+// rest (all of it with fewer tiles than SMs: 128 at 2048^3) is cut into
+// equal ranges of 16-deep k-slabs, one a block. A block whose range starts
+// inside a tile computes that tile's later slabs first and stores its
+// partial sums (128 KB, in the threads' own order, through L2) with a flag;
+// the block whose range ends with the tile's first slabs adds those of every
+// such block before it writes C. Partial sums and flags live in the step's
 // scratch, which the harness zeroes before the step; a finisher clears each
 // flag it consumed, so every run starts from zeros.
 #include "kernels/gemm/pipelined_tile.cuh"
@@ -43,18 +44,20 @@ __global__ void __launch_bounds__(kThreads) stream_k_kernel(const float* a, cons
       if (threadIdx.x == 0) signal_partial(flags + blockIdx.x);
       return;
     }
-    if (last < schedule.slabs) {  // add the partial sums of the tile's later piece, the next block's first
-      if (threadIdx.x == 0) wait_partial(flags + blockIdx.x + 1);
-      __syncthreads();
-      const float4* theirs = partials + std::size_t(blockIdx.x + 1) * kPartialFloat4s;
+    if (last < schedule.slabs) {  // add the partial sums of the tile's later pieces, the next blocks' first
+      schedule.for_each_helper(blockIdx.x, tile, [&](int helper) {
+        if (threadIdx.x == 0) wait_partial(flags + helper);
+        __syncthreads();
+        const float4* theirs = partials + std::size_t(helper) * kPartialFloat4s;
 #pragma unroll
-      for (int i = 0; i < kTM; ++i)
+        for (int i = 0; i < kTM; ++i)
 #pragma unroll
-        for (int j = 0; j < kTN; j += 4) {
-          const float4 p = __ldcg(theirs + (i * kTN + j) / 4 * kThreads + threadIdx.x);
-          acc[i][j] += p.x, acc[i][j + 1] += p.y, acc[i][j + 2] += p.z, acc[i][j + 3] += p.w;
-        }
-      if (threadIdx.x == 0) flags[blockIdx.x + 1] = 0;  // for the next run: nothing else reads it in this one
+          for (int j = 0; j < kTN; j += 4) {
+            const float4 p = __ldcg(theirs + (i * kTN + j) / 4 * kThreads + threadIdx.x);
+            acc[i][j] += p.x, acc[i][j + 1] += p.y, acc[i][j + 2] += p.z, acc[i][j + 3] += p.w;
+          }
+        if (threadIdx.x == 0) flags[helper] = 0;  // for the next run: nothing else reads it in this one
+      });
     }
     store_results<kVec>(c, acc, row0, col0, m, n);
   });
@@ -84,7 +87,10 @@ void launch(const Problem& p, const Workspace& ws) {
   const int slots = std::max(resident, resident_blocks<!kVec>());  // as scratch_bytes counts them
   auto* partials = static_cast<float4*>(ws.scratch);
   auto* flags = reinterpret_cast<unsigned*>(partials + std::size_t(slots) * kPartialFloat4s);
-  const int blocks = std::min(resident, ceil_div(p.n, kBN) * ceil_div(p.m, kBM));
+  // With fewer tiles than blocks, the tiles' slabs are shared: a block for
+  // each (tile, slab) unit at most, and for each tile at least (k = 0).
+  const std::int64_t tiles = std::int64_t(ceil_div(p.n, kBN)) * ceil_div(p.m, kBM);
+  const int blocks = int(std::min<std::int64_t>(resident, tiles * std::max(1, ceil_div(p.k, kBK))));
   if (blocks < 1) throw CudaError(cudaErrorInvalidConfiguration, "stream_k: no block fits on this GPU");
   // Every block must be resident at once, since a finisher waits for the
   // block after it: a cooperative launch fails, rather than hangs, where

@@ -5,12 +5,15 @@
 // A grid of W workers on T tiles runs T / W full waves and a last one with
 // T % W tiles, where the other workers idle. Stream-K gives every worker the
 // same number of slab iterations instead: the last wave and one full wave
-// before it (T % W + W tiles) are cut into W equal ranges of (tile, slab)
-// units; the other tiles are taken whole, as before. A range may start or
-// end inside a tile. The worker whose range holds a tile's first slab
-// finishes that tile: it adds the partial sums of the later piece, which
-// the next worker computed at the start of its own range (long before the
-// finisher reaches the tile at the end of its range), and writes C.
+// before it (T % W + W tiles), or every tile where there are fewer tiles
+// than workers, are cut into W equal ranges of (tile, slab) units; the other
+// tiles are taken whole, as before. A range may start or end inside a tile.
+// The worker whose range holds a tile's first slab finishes that tile: it
+// adds the partial sums of the later pieces, which the next workers
+// computed at the start of their own ranges (long before the finisher
+// reaches the tile at the end of its range), and writes C. Only the first
+// piece of a range can start inside a tile, so each worker hands on at most
+// one partial sum, before it waits for any.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +30,11 @@ struct StreamK {
 
   __device__ StreamK(int tiles, int slabs_, int workers_) : slabs(slabs_), workers(workers_) {
     const int waves = tiles / workers, rest = tiles % workers;
-    // With no last wave to fill, or less than one wave in all, every tile is taken whole.
-    whole_tiles = rest == 0 || waves == 0 ? tiles : (waves - 1) * workers;
-    // Where any tiles are shared, per >= slabs: every range holds a tile's
-    // slabs or more, so a tile is cut at most once, and worker w + 1 holds
-    // the rest of a tile that w finishes.
+    // With no last wave to fill every tile is taken whole; with less than one
+    // wave in all, every tile is shared. In between, per >= slabs: every
+    // range holds a tile's slabs or more, so a tile is cut at most once;
+    // with less than one wave a tile may be cut several times.
+    whole_tiles = rest == 0 ? tiles : waves == 0 ? 0 : (waves - 1) * workers;
     const std::int64_t units = std::int64_t(tiles - whole_tiles) * slabs;
     per = units / workers;
     extra = int(units % workers);
@@ -41,6 +44,15 @@ struct StreamK {
   // No division: a 64-bit one is a call, and its registers would spill the
   // accumulators (for_each_piece divides once a range, before any are live).
   __device__ std::int64_t begin(int w) const { return per * w + min(w, extra); }
+
+  // Calls f(h) for each worker h whose range starts inside shared tile
+  // `tile` after worker w's, in order: the helpers whose partial sums the
+  // finisher w adds.
+  template <typename F>
+  __device__ void for_each_helper(int w, int tile, F&& f) const {
+    const std::int64_t end = std::int64_t(tile - whole_tiles + 1) * slabs;  // the unit after the tile's last
+    for (int h = w + 1; h < workers && begin(h) < end; ++h) f(h);
+  }
 
   // Calls f(tile, first_slab, end_slab) for each piece of work of worker w, in order.
   template <typename F>
