@@ -5,9 +5,10 @@
 // A grid of W workers on T tiles runs T / W full waves and a last one with
 // T % W tiles, where the other workers idle. Stream-K gives every worker the
 // same number of slab iterations instead: the last wave and one full wave
-// before it (T % W + W tiles), or every tile where there are fewer tiles
-// than workers, are cut into W equal ranges of (tile, slab) units; the other
-// tiles are taken whole, as before. A range may start or end inside a tile.
+// before it (T % W + W tiles), or with `share_all` every tile (for fewer
+// tiles than workers), are cut into W equal ranges of (tile, slab) units;
+// the other tiles are taken whole, as before. A range may start or end
+// inside a tile.
 // The worker whose range holds a tile's first slab finishes that tile: it
 // adds the partial sums of the later pieces, which the next workers
 // computed at the start of their own ranges (long before the finisher
@@ -28,13 +29,13 @@ struct StreamK {
   std::int64_t per;
   int extra;
 
-  __device__ StreamK(int tiles, int slabs_, int workers_) : slabs(slabs_), workers(workers_) {
+  __device__ StreamK(int tiles, int slabs_, int workers_, bool share_all) : slabs(slabs_), workers(workers_) {
     const int waves = tiles / workers, rest = tiles % workers;
-    // With no last wave to fill every tile is taken whole; with less than one
-    // wave in all, every tile is shared. In between, per >= slabs: every
-    // range holds a tile's slabs or more, so a tile is cut at most once;
-    // with less than one wave a tile may be cut several times.
-    whole_tiles = rest == 0 ? tiles : waves == 0 ? 0 : (waves - 1) * workers;
+    // Without share_all: with no last wave to fill, or less than one wave in
+    // all, every tile is taken whole; where any tiles are shared, per >=
+    // slabs: every range holds a tile's slabs or more, so a tile is cut at
+    // most once. With share_all a tile may be cut several times.
+    whole_tiles = share_all ? 0 : rest == 0 || waves == 0 ? tiles : (waves - 1) * workers;
     const std::int64_t units = std::int64_t(tiles - whole_tiles) * slabs;
     per = units / workers;
     extra = int(units % workers);
