@@ -20,10 +20,10 @@ TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple si
   // sizes have more 128 x 256 tiles than an H200 holds stream_k blocks (153
   // against 132), so stream_k cuts tiles between blocks, in its 16-byte path
   // and its 4-byte one; at 2500 x 3844 (320 tiles) it takes a wave of whole
-  // tiles first. Where most blocks would have no tile, every tile is shared,
-  // in pieces shorter than a tile: 1000^3 (32 tiles of 63 slabs) in 4 or 5
-  // pieces a tile, 301 x 299 x 1999 (6 tiles of 125 slabs, the 4-byte path)
-  // in 21 to 25 (on 132 SMs).
+  // tiles first. Where a block's share plus a fix-up is shorter than a tile
+  // (far fewer tiles than blocks), every tile is shared: 1000^3 (32 tiles of
+  // 63 slabs) in 4 or 5 pieces a tile, 301 x 299 x 1999 (6 tiles of 125
+  // slabs, the 4-byte path) in 21 to 25 (on 132 SMs).
   std::vector<std::tuple<int, int, int>> sizes = {{1, 1, 1},         {127, 513, 65},    {33, 17, 129},
                                                   {129, 128, 3},     {130, 132, 20},    {257, 260, 36},
                                                   {2100, 2100, 300}, {2100, 2101, 200}, {2500, 3844, 100}};
