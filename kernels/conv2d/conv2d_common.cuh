@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "kernels/common/resources.cuh"
-#include "kernels/common/store_128.cuh"
 #include "kernels/conv2d/conv2d_step.hpp"
 #include "src/detail/cuda_check.hpp"
 

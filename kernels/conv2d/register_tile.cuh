@@ -6,6 +6,7 @@
 // The TMA steps (tile_ring.cuh) keep the layout.
 #pragma once
 
+#include "kernels/common/store_128.cuh"
 #include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {

@@ -5,13 +5,13 @@
 // for a whole tile's time, 3% of the run. Here one block per SM stays
 // resident and takes whole tiles for all but the last two waves' worth; the
 // rest (all of it where most SMs would otherwise idle: 32 tiles at 1024^3)
-// is cut into equal ranges of 16-deep k-slabs, one a block. A block whose range starts
-// inside a tile computes that tile's later slabs first and stores its
-// partial sums (128 KB, in the threads' own order, through L2) with a flag;
-// the block whose range ends with the tile's first slabs adds those of every
-// such block before it writes C. Partial sums and flags live in the step's
-// scratch, which the harness zeroes before the step; a finisher clears each
-// flag it consumed, so every run starts from zeros.
+// is cut into equal ranges of 16-deep k-slabs, one a block. A block whose
+// range starts inside a tile computes that tile's later slabs first and
+// stores its partial sums (128 KB, in the threads' own order, through L2)
+// with a flag; the block whose range ends with the tile's first slabs adds
+// those of every such block before it writes C. Partial sums and flags live
+// in the step's scratch, which the harness zeroes before the step; a
+// finisher clears each flag it consumed, so every run starts from zeros.
 #include <algorithm>
 #include <initializer_list>
 
@@ -95,21 +95,23 @@ int resident_blocks() {
   return sms * per_sm;
 }
 
-// A partial-sum slot and a flag for every block that any instance can have resident.
-int slots() {
-  return std::max({resident_blocks<true, false>(), resident_blocks<false, false>(), resident_blocks<true, true>(),
-                   resident_blocks<false, true>()});
-}
+// The blocks each instance can have resident, asked once per run.
+struct Residency {
+  int whole[2] = {resident_blocks<false, false>(), resident_blocks<true, false>()};    // by kVec
+  int shared[2] = {resident_blocks<false, true>(), resident_blocks<true, true>()};
+  // A partial-sum slot and a flag for every block that any instance can have resident.
+  int slots() const { return std::max({whole[0], whole[1], shared[0], shared[1]}); }
+};
 
 std::size_t scratch_bytes(int, int, int) {
-  return std::size_t(slots()) * (kPartialFloat4s * sizeof(float4) + sizeof(unsigned));
+  return std::size_t(Residency{}.slots()) * (kPartialFloat4s * sizeof(float4) + sizeof(unsigned));
 }
 
+// `slots`: as scratch_bytes counts them.
 template <bool kVec, bool kShareAll>
-void launch(const Problem& p, const Workspace& ws, int blocks) {
-  const int resident = slots();  // as scratch_bytes counts them
+void launch(const Problem& p, const Workspace& ws, int blocks, int slots) {
   auto* partials = static_cast<float4*>(ws.scratch);
-  auto* flags = reinterpret_cast<unsigned*>(partials + std::size_t(resident) * kPartialFloat4s);
+  auto* flags = reinterpret_cast<unsigned*>(partials + std::size_t(slots) * kPartialFloat4s);
   if (blocks < 1) throw CudaError(cudaErrorInvalidConfiguration, "stream_k: no block fits on this GPU");
   // Every block must be resident at once, since a finisher waits for the
   // blocks after it: a cooperative launch fails, rather than hangs, where
@@ -134,12 +136,13 @@ void launch(const Problem& p, const Workspace& ws, int blocks) {
 // otherwise a block per tile at most.
 template <bool kVec>
 void launch_for_size(const Problem& p, const Workspace& ws) {
+  const Residency resident;
   const std::int64_t tiles = std::int64_t(ceil_div(p.n, kBN)) * ceil_div(p.m, kBM);
-  const int slabs = ceil_div(p.k, kBK), shared = resident_blocks<kVec, true>();
+  const int slabs = ceil_div(p.k, kBK), shared = resident.shared[kVec];
   if (tiles < shared && (tiles * slabs + shared - 1) / shared + kFixupSlabs < slabs)
-    launch<kVec, true>(p, ws, int(std::min<std::int64_t>(shared, tiles * slabs)));
+    launch<kVec, true>(p, ws, int(std::min<std::int64_t>(shared, tiles * slabs)), resident.slots());
   else
-    launch<kVec, false>(p, ws, int(std::min<std::int64_t>(resident_blocks<kVec, false>(), tiles)));
+    launch<kVec, false>(p, ws, int(std::min<std::int64_t>(resident.whole[kVec], tiles)), resident.slots());
 }
 
 void run(const Problem& p, const Workspace& ws) {

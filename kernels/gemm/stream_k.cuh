@@ -8,13 +8,12 @@
 // before it (T % W + W tiles), or with `share_all` every tile (for fewer
 // tiles than workers), are cut into W equal ranges of (tile, slab) units;
 // the other tiles are taken whole, as before. A range may start or end
-// inside a tile.
-// The worker whose range holds a tile's first slab finishes that tile: it
-// adds the partial sums of the later pieces, which the next workers
-// computed at the start of their own ranges (long before the finisher
-// reaches the tile at the end of its range), and writes C. Only the first
-// piece of a range can start inside a tile, so each worker hands on at most
-// one partial sum, before it waits for any.
+// inside a tile. The worker whose range holds a tile's first slab finishes
+// that tile: it adds the partial sums of the later pieces, which the next
+// workers computed at the start of their own ranges (long before the
+// finisher reaches the tile at the end of its range), and writes C. Only
+// the first piece of a range can start inside a tile, so each worker hands
+// on at most one partial sum, before it waits for any.
 #pragma once
 
 #include <cstdint>
