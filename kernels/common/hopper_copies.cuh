@@ -115,6 +115,15 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void*
                              : "memory");)
 }
 
+// tma_store_2d marking C's lines first to leave L2 (createpolicy evict_first),
+// so that a stream of output does not push out the operands still reused.
+__device__ __forceinline__ void tma_store_2d_evict_first(const CUtensorMap* map, const void* src, int c0, int c1) {
+  GPUBENCH_SM90(std::uint64_t policy; asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+                asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%1, %2}], [%3], %4;" ::"l"(map),
+                             "r"(c0), "r"(c1), "r"(smem_addr(src)), "l"(policy)
+                             : "memory");)
+}
+
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int c0, int c1, int c2) {
   GPUBENCH_SM90(asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(map),
                              "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(src))

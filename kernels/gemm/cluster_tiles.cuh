@@ -33,13 +33,21 @@ struct ClusterTileOrder {
   }
 };
 
+// How many clusters a persistent grid launches: as many as fit on the GPU at
+// once (at most one per cluster tile), or the fewest that still take the
+// tiles in the same number of rounds (256 cluster tiles on 66 places: 64
+// clusters, 4 tiles each, instead of 58 with 4 and 8 with 3). The clusters
+// left out would idle in the last round anyway; at the power limit their
+// SMs' idle earlier lets the others clock higher.
+enum class GridSize { all_resident, fewest_for_rounds };
+
 // Launches `kernel` (blocks of `threads` threads and `smem_bytes` of
-// dynamic shared memory, in clusters of cluster_size) as a persistent grid:
-// as many clusters as fit on the current device at once, at most `work`.
-// The count is asked once per device and kernel.
+// dynamic shared memory, in clusters of cluster_size) as a persistent grid
+// over `work` cluster tiles, `size` clusters. The number that fit is asked
+// once per device and kernel.
 template <typename... Params, typename... Args>
 void launch_persistent_clusters(void (*kernel)(Params...), int cluster_size, int threads, int smem_bytes, int work,
-                                cudaStream_t stream, const char* name, Args&&... args) {
+                                GridSize size, cudaStream_t stream, const char* name, Args&&... args) {
   if (work < 1) return;  // an empty C
   // Every launch: the limit belongs to the current device's context (--devices runs several).
   GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
@@ -73,7 +81,12 @@ void launch_persistent_clusters(void (*kernel)(Params...), int cluster_size, int
     }
   }
   if (resident < 1) throw CudaError(cudaErrorInvalidConfiguration, std::string(name) + ": no cluster fits on this GPU");
-  config.gridDim = dim3(cluster_size * std::min(resident, work));
+  int clusters = std::min(resident, work);
+  if (size == GridSize::fewest_for_rounds) {
+    const int rounds = (work + resident - 1) / resident;
+    clusters = (work + rounds - 1) / rounds;
+  }
+  config.gridDim = dim3(cluster_size * clusters);
   GPUBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   GPUBENCH_CHECK_LAUNCH();
 }

@@ -125,7 +125,7 @@ void run(const Problem& p, const Workspace& ws) {
   const CUtensorMap map_a = bf16_tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
   const CUtensorMap map_b = bf16_tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
   launch_persistent_clusters(wgmma_bf16_multicast_kernel, kClusterSize, kThreads, kSharedBytes, TileOrder(p.m, p.n).count(),
-                             ws.stream, "wgmma_bf16_multicast", map_a, map_b, p.c, p.m, p.n, p.k);
+                             GridSize::all_resident, ws.stream, "wgmma_bf16_multicast", map_a, map_b, p.c, p.m, p.n, p.k);
 }
 
 }  // namespace

@@ -163,7 +163,7 @@ void run(const Problem& p, const Workspace& ws) {
   const CUtensorMap map_c =
       tma_c ? swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, p.c, p.m, p.n, p.n, kBoxC, 64) : CUtensorMap{};
   launch_persistent_clusters(wgmma_bf16_tma_store_kernel, kClusterSize, kThreads, kSharedBytes, TileOrder(p.m, p.n).count(),
-                             ws.stream, "wgmma_bf16_tma_store", map_a, map_b, map_c, tma_c, p.c, p.m, p.n, p.k);
+                             GridSize::all_resident, ws.stream, "wgmma_bf16_tma_store", map_a, map_b, map_c, tma_c, p.c, p.m, p.n, p.k);
 }
 
 }  // namespace

@@ -16,23 +16,26 @@ namespace gpubench::gemm {
 // A row-major matrix of `rows` x `cols` elements of `element_bytes` each
 // (leading dimension ld elements, ld * element_bytes a multiple of 16),
 // copied in boxes of box_rows x box_cols (box_cols * element_bytes = 128:
-// one swizzle row), zero-filled past the edges.
+// one swizzle row), zero-filled past the edges. `promotion`: how many bytes
+// L2 fetches for a line the copy misses.
 inline CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, int element_bytes, const void* p, int rows, int cols,
-                                       std::int64_t ld, int box_cols, int box_rows) {
+                                       std::int64_t ld, int box_cols, int box_rows,
+                                       CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
   CUtensorMap map;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(ld) * element_bytes};
   const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)}, element_strides[2] = {1, 1};
   const CUresult r = encode_tiled()(&map, type, 2, const_cast<void*>(p), dims, strides, box, element_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                    promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
   return map;
 }
 
 // A row-major bf16 matrix in boxes of box_rows x 64 columns (one 128-byte
 // swizzle row): the A and B operands of the wgmma_bf16 steps.
-inline CUtensorMap bf16_tensor_map(const __nv_bfloat16* p, int rows, int cols, std::int64_t ld, int box_rows) {
-  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, 64, box_rows);
+inline CUtensorMap bf16_tensor_map(const __nv_bfloat16* p, int rows, int cols, std::int64_t ld, int box_rows,
+                                   CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+  return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, 64, box_rows, promotion);
 }
 
 }  // namespace gpubench::gemm
