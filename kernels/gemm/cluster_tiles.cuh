@@ -1,6 +1,7 @@
 // Persistent grids of thread-block clusters for the multicast steps: the
 // order in which a cluster takes its tiles, and the launch of as many
-// clusters as the GPU holds at once.
+// clusters as the GPU holds at once or of as few as take the tiles in as
+// many rounds.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -38,7 +39,7 @@ struct ClusterTileOrder {
 // tiles in the same number of rounds (256 cluster tiles on 66 places: 64
 // clusters, 4 tiles each, instead of 58 with 4 and 8 with 3). The clusters
 // left out would idle in the last round anyway; at the power limit their
-// SMs' idle earlier lets the others clock higher.
+// SMs idling from the start lets the others clock higher.
 enum class GridSize { all_resident, fewest_for_rounds };
 
 // Launches `kernel` (blocks of `threads` threads and `smem_bytes` of

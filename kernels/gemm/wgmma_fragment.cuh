@@ -1,7 +1,8 @@
 // The accumulator fragment of a warpgroup's m64n256 wgmma (64 x 256 fp32,
 // 128 registers a thread) written to C from registers. The wgmma steps
-// share it; wgmma_bf16_tma_store stages the same fragment in shared memory
-// instead, and keeps this path for C that TMA cannot address.
+// share it; wgmma_bf16_tma_store and wgmma_bf16_l2_policy stage the same
+// fragment in shared memory instead, and keep this path for C that TMA
+// cannot address.
 #pragma once
 
 #include <cstdint>
