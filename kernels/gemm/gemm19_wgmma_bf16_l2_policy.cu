@@ -158,12 +158,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 void run(const Problem& p, const Workspace& ws) {
   const CUtensorMap map_a = bf16_tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
   const CUtensorMap map_b = bf16_tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
-  // TMA addresses rows that start on 16-byte boundaries.
-  const bool tma_c = p.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 16 == 0;
-  const CUtensorMap map_c =
-      tma_c ? swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, p.c, p.m, p.n, p.n, kBoxC, 64) : CUtensorMap{};
+  static_assert(kBoxC == 32);  // fp32_store_map's boxes
+  const StoreMap c = fp32_store_map(p.c, p.m, p.n, 64);
   launch_persistent_clusters(wgmma_bf16_l2_policy_kernel, kClusterSize, kThreads, kSharedBytes, TileOrder(p.m, p.n).count(),
-                             GridSize::fewest_for_rounds, ws.stream, "wgmma_bf16_l2_policy", map_a, map_b, map_c, tma_c, p.c, p.m, p.n, p.k);
+                             GridSize::fewest_for_rounds, ws.stream, "wgmma_bf16_l2_policy", map_a, map_b, c.map, c.usable, p.c, p.m, p.n, p.k);
 }
 
 }  // namespace

@@ -38,4 +38,18 @@ inline CUtensorMap bf16_tensor_map(const __nv_bfloat16* p, int rows, int cols, s
   return swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p, rows, cols, ld, 64, box_rows, promotion);
 }
 
+// The row-major fp32 m x n matrix C for TMA stores of box_rows x 32
+// boxes (one 128-byte swizzle row of floats), where TMA can address its
+// rows: `usable` is false where a row does not start on a 16-byte boundary
+// (n not a multiple of 4, or C itself unaligned), and the step writes C
+// from registers instead.
+struct StoreMap {
+  bool usable;
+  CUtensorMap map;
+};
+inline StoreMap fp32_store_map(float* c, int m, int n, int box_rows) {
+  if (n % 4 != 0 || reinterpret_cast<std::uintptr_t>(c) % 16 != 0) return {false, CUtensorMap{}};
+  return {true, swizzled_tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c, m, n, n, 32, box_rows)};
+}
+
 }  // namespace gpubench::gemm
