@@ -14,11 +14,14 @@ integer parameter with the most distinct values in the file; other parameters
 that differ make one chart each. Schema 1 results are
 converted on loading (their throughput becomes the primary metric).
 
-Each chart is written as PNG and SVG into DIR (default: beside the input),
-named after the input file. Needs matplotlib (Debian: python3-matplotlib).
+RESULTS.json may be xz-compressed (RESULTS.json.xz, as the size sweeps are
+stored). Each chart is written as PNG and SVG into DIR (default: beside the
+input), named after the input file. Needs matplotlib (Debian:
+python3-matplotlib).
 """
 import argparse
 import json
+import lzma
 import os
 import sys
 
@@ -45,7 +48,8 @@ def from_v1(r):
 
 
 def load(path, kind):
-    with open(path) as f:
+    # The size sweeps' results are stored xz-compressed (.json.xz): each holds every sample of hundreds of rows.
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         doc = json.load(f)
     version = doc.get("schema_version")
     if version not in ((1, 2, 3) if kind == "comparison" else (1, 2)):
@@ -282,7 +286,8 @@ def save(fig, out_dir, name):
 
 
 def stem_of(path):
-    return os.path.splitext(os.path.basename(path))[0]
+    name = os.path.basename(path)
+    return os.path.splitext(name[:-len(".xz")] if name.endswith(".xz") else name)[0]
 
 
 def device_of(doc, index):

@@ -18,6 +18,9 @@ run() {  # name, then gpubench arguments
   local name=$1; shift
   echo "== $name: gpubench $*" >&2
   "$bin" "$@" --json "$out/$name.json" | tee "$out/$name.txt"
+  # A size sweep's JSON holds every sample of hundreds of rows: stored as
+  # .json.xz (scripts/plot.py reads it; xz -dk gives the JSON back).
+  case $name in sweep-*) xz -9 -f "$out/$name.json" ;; esac
 }
 sizes=$(seq -s, -f '2^%g' 16 30)
 for group in $groups; do

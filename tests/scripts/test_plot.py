@@ -5,6 +5,7 @@ GPUBENCH_BIN and GPUBENCH_SOURCE_DIR; without GPUBENCH_BIN the compare test,
 which needs the binary, is skipped."""
 import importlib.util
 import json
+import lzma
 import os
 import subprocess
 import tempfile
@@ -196,6 +197,17 @@ class PlotTest(unittest.TestCase):
         self.assertEqual([p.get_height() for p in ax.patches], [100.0, 0, 0])
         self.assertEqual([t.get_text() for t in ax.texts], ["", "n/a", "FAIL"])
         self.assertIn("host", ax.get_title())
+
+    def test_sweep_from_xz(self):
+        # The committed size sweeps are .json.xz: the same charts, named after the file without .json.xz.
+        with open(os.path.join(RESULTS, "reduce-sizes.json"), "rb") as f:
+            data = f.read()
+        path = os.path.join(self.out, "sizes.json.xz")
+        with lzma.open(path, "wb") as f:
+            f.write(data)
+        paths = plot.plot_sweep(path, self.out)
+        self.assert_written(paths)
+        self.assertTrue(all(os.path.basename(p).startswith("sizes-") for p in paths), paths)
 
     def test_sweep_over_any_integer_param(self):
         results = [result(v, ladder, m / 64, m / 8, TFLOPS, params={"m": m, "tile": 64, "seed": 1})
