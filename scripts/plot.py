@@ -48,7 +48,6 @@ def from_v1(r):
 
 
 def load(path, kind):
-    # The size sweeps' results are stored xz-compressed (.json.xz): each holds every sample of hundreds of rows.
     with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         doc = json.load(f)
     version = doc.get("schema_version")
