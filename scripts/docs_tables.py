@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps the docs' tables in step with the committed results, so no figure is typed by hand.
 
-  docs_tables.py [--check] [FILE.md ...]   (default: README.md and docs/ladders/*.md)
+  docs_tables.py [--check] [FILE.md ...]   (default: README.md, docs/*.md and docs/ladders/*.md)
 
 Two kinds of marked blocks are rewritten in place:
 
@@ -106,7 +106,8 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a block is stale")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args(argv)
-    files = args.files or [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "ladders", "*.md")))
+    files = args.files or [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + sorted(
+        glob.glob(os.path.join(ROOT, "docs", "ladders", "*.md")))
     stale = []
     for path in files:
         with open(path) as f:

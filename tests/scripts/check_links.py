@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Every relative link and image in the repository's markdown names a file or folder of the repository.
+
+  check_links.py ROOT
+"""
+import glob
+import os
+import re
+import sys
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def broken_links(root):
+    pages = glob.glob(os.path.join(root, "*.md")) + glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)
+    pages += glob.glob(os.path.join(root, "results", "**", "*.md"), recursive=True)
+    for page in sorted(pages):
+        with open(page) as f:
+            for number, line in enumerate(f, 1):
+                for target in LINK.findall(line):
+                    if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                        continue  # a URL or an anchor in the page
+                    path = os.path.normpath(os.path.join(os.path.dirname(page), target.split("#")[0]))
+                    inside = os.path.commonpath([path, os.path.abspath(root)]) == os.path.abspath(root)
+                    if not inside or not os.path.exists(path):
+                        yield f"{os.path.relpath(page, root)}:{number}: {target}"
+
+
+def main():
+    broken = list(broken_links(os.path.abspath(sys.argv[1])))
+    for b in broken:
+        print(f"no such file in the repository: {b}")
+    sys.exit(1 if broken else 0)
+
+
+if __name__ == "__main__":
+    main()
