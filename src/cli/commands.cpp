@@ -23,6 +23,8 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
+#include "src/detail/parallel.hpp"
 #include "src/detail/strings.hpp"
 #include "src/ranks/launch.hpp"
 #include "src/ranks/rank_channel.hpp"
@@ -34,24 +36,37 @@
 namespace gpubench {
 namespace {
 
+// A message as one line: the control characters a name from the user may
+// carry (a newline, a terminal's escape codes) written as \n or \x1b.
+std::string one_line(const char* message) {
+  std::string out;
+  for (const char* c = message; *c; ++c) {
+    const auto byte = static_cast<unsigned char>(*c);
+    if (byte == '\n') out += "\\n";
+    else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
+    else out += *c;
+  }
+  return out;
+}
+
 // One line on stderr for what ended the command, and its exit code.
 int report_failure(std::exception_ptr failure, std::ostream& err) {
   try {
     std::rethrow_exception(failure);
   } catch (const UsageError& e) {
-    err << "gpubench: error: " << e.what() << "\n";
+    err << "gpubench: error: " << one_line(e.what()) << "\n";
     return kExitUsage;
   } catch (const NoDeviceError& e) {
-    err << "gpubench: error: " << e.what() << "\n";
+    err << "gpubench: error: " << one_line(e.what()) << "\n";
     return kExitNoDevice;
   } catch (const CudaError& e) {
-    err << "gpubench: CUDA error: " << e.what() << "\n";
+    err << "gpubench: CUDA error: " << one_line(e.what()) << "\n";
     return kExitCudaError;
   } catch (const std::bad_alloc&) {
     err << "gpubench: error: out of host memory\n";
     return kExitInternal;
   } catch (const std::exception& e) {
-    err << "gpubench: internal error: " << e.what() << "\n";
+    err << "gpubench: internal error: " << one_line(e.what()) << "\n";
     return kExitInternal;
   } catch (...) {
     err << "gpubench: internal error: an unknown exception\n";
@@ -121,6 +136,19 @@ std::string axis_help(const Axis& a) {
   return fmt::format("{}: {} (a comma-separated list runs each)", a.help, fmt::join(a.choices, ", "));
 }
 
+// Whole numbers from 1 up, written in decimal digits (the maximum is the
+// option's type's, and no one needs to read it in a message).
+CLI::Validator whole_from_one(const std::string& name) {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        static const std::regex digits("[0-9]{1,18}");
+        return std::regex_match(text, digits) && std::stoll(text) >= 1
+                   ? ""
+                   : fmt::format("expected a whole number from 1 up, got {}", quoted(nlohmann::json(text)));
+      },
+      name);
+}
+
 // Plain decimals from 0 to `most` only: strtod alone would take 0x10, nan,
 // inf and 1e3. `what` names them in the message ("seconds").
 CLI::Validator decimal_up_to(double most, const std::string& what, const std::string& name) {
@@ -146,16 +174,19 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
     cmd->add_option(axis.flags.empty() ? "--" + axis.name : axis.flags, text, axis_help(axis))->capture_default_str();
   }
   MeasureOptions& m = a.request.measure;
-  auto* device = cmd->add_option("--device", a.request.device, "CUDA device index")->capture_default_str();
+  auto* device =
+      cmd->add_option("--device", a.request.device, "CUDA device index")->check(CLI::Range(0, 1023))->capture_default_str();
   a.device_option = device;
   a.devices_option =
       cmd->add_option("--devices", a.devices,
-                      "'all' or a comma-separated list of CUDA device indices: the runs on each, one device after another")
+                      p.min_devices > 1 ? "'all' or a comma-separated list of CUDA device indices: each run spans them all"
+                                        : "'all' or a comma-separated list of CUDA device indices: the runs on each, "
+                                          "one device after another")
           ->excludes(device);
   cmd->add_option("--seed", a.seeds, "Seed of the random input, from 0 to 2^63-1; a comma-separated list runs each")
       ->capture_default_str();
   cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_from_one("N"))
       ->capture_default_str();
   cmd->add_flag("--hot", m.hot, "Do not flush the GPU's L2 (for host steps, the host's caches) before each sample");
   cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
@@ -280,6 +311,7 @@ int run_as_rank(const Rank& rank, std::vector<RunRequest> runs, const OutputArgs
 // files; exit 1 when any result failed verification.
 int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std::optional<nlohmann::json> config,
                    const std::vector<std::string>& inputs, bool progress, std::ostream& out, std::ostream& err) {
+  host_threads();  // a bad GPUBENCH_HOST_THREADS is refused before anything runs
   const std::optional<Rank> rank = launched_rank([](const char* name) { return std::getenv(name); });
   if (rank && rank->size > 1) return run_as_rank(*rank, runs, o, std::move(config), inputs, progress, out, err);
   const std::vector<OutputTarget> targets = output_targets(o, inputs);
@@ -295,17 +327,11 @@ struct CompareArgs {
   CLI::Option* json = nullptr;
 };
 
+// A plain decimal percentage below 100, the % sign optional (no 0x10, 1e1 or nan).
 double parse_threshold(const std::string& text) {
-  std::string digits = text;
-  if (!digits.empty() && digits.back() == '%') digits.pop_back();
-  try {
-    std::size_t used = 0;
-    const double pct = std::stod(digits, &used);
-    if (used == digits.size() && pct >= 0 && pct < 100) return pct / 100;
-  } catch (const std::exception&) {
-    // reported below
-  }
-  throw UsageError(fmt::format("--threshold '{}': expected a percentage such as 5%", text));
+  static const std::regex percentage("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)%?");
+  if (std::regex_match(text, percentage) && std::stod(text) < 100) return std::stod(text) / 100;
+  throw UsageError(fmt::format("--threshold '{}': expected a percentage from 0 to 100 such as 5%", text));
 }
 
 // A results file, its errors prefixed with its path.
@@ -395,7 +421,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->add_option("pattern", list_pattern, "Only this pattern");
   int info_device = 0;
   app.add_subcommand("info", "Describe the GPU and measure its copy bandwidth")
-      ->add_option("--device", info_device, "CUDA device index");
+      ->add_option("--device", info_device, "CUDA device index")
+      ->check(CLI::Range(0, 1023));
 
   std::string config_path;
   OutputArgs run_out;
@@ -403,7 +430,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   auto* run_cmd = app.add_subcommand("run", "Run the benchmarks a JSON config lists (docs/configs.md)");
   run_cmd->add_option("config", config_path, "Config file")->required();
   run_cmd->add_option("--max-runs", run_max_runs, "Refuse a config that plans more runs than this")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_from_one("N"))
       ->capture_default_str();
   std::string run_devices;
   const CLI::Option* run_devices_option =
@@ -479,7 +506,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
             bool progress) {
   const int rc = run_command(argc, argv, out, err, patterns, progress);
   out.flush();
-  if (!out) {  // a full disk, a closed pipe: the output is lost
+  // A full disk, a closed pipe: the output is lost. An error line already
+  // printed (exit 2 and above) may have said so.
+  if (!out && rc <= kExitVerifyFailed) {
     err << "gpubench: error: writing the standard output failed\n";
     return rc == kExitOk ? kExitUsage : rc;
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -85,13 +87,18 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
                                  "them anyway",
                                  c.base_device, c.new_device));
   const bool by_device = records_devices(base) && records_devices(fresh);
+  std::unordered_map<std::string, const BenchResult*> base_rows;  // a key listed twice: its first row
+  for (const BenchResult& b : base.results) base_rows.emplace(key(b, by_device), &b);
+  std::unordered_set<std::string> fresh_keys;
   for (const BenchResult& n : fresh.results) {
-    const auto b = std::find_if(base.results.begin(), base.results.end(),
-                                [&](const BenchResult& r) { return key(r, by_device) == key(n, by_device); });
-    if (b == base.results.end()) {
-      c.only_in_new.push_back(key(n, by_device));
+    const std::string k = key(n, by_device);
+    fresh_keys.insert(k);
+    const auto found = base_rows.find(k);
+    if (found == base_rows.end()) {
+      c.only_in_new.push_back(k);
       continue;
     }
+    const BenchResult* b = found->second;
     Row row{n.pattern, n.variant, n.params, n.hot, by_device ? n.device : -1, unit_of(n), throughput(*b), throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
@@ -99,9 +106,8 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     c.rows.push_back(row);
   }
   for (const BenchResult& b : base.results) {
-    const bool matched = std::any_of(fresh.results.begin(), fresh.results.end(),
-                                     [&](const BenchResult& r) { return key(r, by_device) == key(b, by_device); });
-    if (!matched) c.only_in_base.push_back(key(b, by_device));
+    std::string k = key(b, by_device);
+    if (!fresh_keys.count(k)) c.only_in_base.push_back(std::move(k));
   }
   return c;
 }

@@ -1,6 +1,7 @@
 #include "src/compare/fleet.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -33,15 +34,27 @@ double lower_median(std::vector<double> v) {
 Fleet judge(const std::vector<Input>& inputs, double threshold) {
   Fleet f;
   f.threshold = threshold;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(inputs[i].path, inputs[j].path, ec))
+        throw UsageError(fmt::format("'{}' is given twice: its GPUs would count twice in the fleet", inputs[i].path));
+    }
   std::map<std::string, Row> by_row;  // in the order of std::map: the same output for the same inputs
+  std::map<std::pair<std::string, std::string>, std::string> seen;  // (row, GPU) -> the file that holds it
   for (const Input& in : inputs)
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
       const std::string what = fmt::format("{} {} {} (L2 {})", r.pattern, r.variant, params_text(r.params, " "),
                                            r.hot ? "hot" : "flushed");
+      const std::string device = device_label(in, r);
+      const auto [first, fresh] = seen.emplace(std::make_pair(what, device), in.path);
+      if (!fresh)
+        throw UsageError(fmt::format("'{}' and '{}' both hold {} on {}: each GPU may give a row once", first->second,
+                                     in.path, what, device));
       Row& row = by_row[what];
       row.what = what;
-      row.devices.push_back({device_label(in, r), r.stats.median_ms, 0, r.verified, false});
+      row.devices.push_back({device, r.stats.median_ms, 0, r.verified, false});
     }
   for (auto& [what, row] : by_row) {
     if (row.devices.size() < 2) {

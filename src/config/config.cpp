@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <regex>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ constexpr int kMaxDepth = 64;
 struct DepthCheck : nlohmann::json_sax<json> {
   int depth = 0;
   bool too_deep = false;
-  std::size_t byte = 0;
+  std::string where;  // ":LINE:COLUMN: not valid JSON: why", for a syntax error
 
   bool open() {
     too_deep = ++depth > kMaxDepth;
@@ -37,8 +38,15 @@ struct DepthCheck : nlohmann::json_sax<json> {
   bool string(string_t&) override { return true; }
   bool binary(binary_t&) override { return true; }
   bool key(string_t&) override { return true; }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-    byte = position;
+  // nlohmann's message: "[json.exception.parse_error.101] parse error at
+  // line 4, column 1: syntax error while parsing ...; last read: '...'".
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    static const std::regex at("line ([0-9]+), column ([0-9]+): (.*)");
+    std::smatch m;
+    const std::string what = e.what();
+    where = std::regex_search(what, m, at)
+                ? fmt::format(":{}:{}: not valid JSON: {}", m[1].str(), m[2].str(), m[3].str().substr(0, 160))
+                : fmt::format(": not valid JSON at byte {}", position);
     return false;
   }
 };
@@ -114,10 +122,20 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
 
 json load_json_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("cannot read '{}': it is a directory", path));
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw UsageError(fmt::format("cannot read '{}': it is a directory", path));
+  // /dev/zero would be read until memory runs out (a pipe is fine: <(...)).
+  if (std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status))
+    throw UsageError(fmt::format("cannot read '{}': it is a device, not a file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("cannot read '{}'", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  constexpr std::size_t kMaxBytes = std::size_t(4) << 30;  // results of 100000 runs are far smaller
+  std::string text;
+  std::vector<char> chunk(std::size_t(1) << 20);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), std::size_t(in.gcount()));
+    if (text.size() > kMaxBytes) throw UsageError(fmt::format("cannot read '{}': it is larger than 4 GiB", path));
+  }
   if (in.bad()) throw UsageError(fmt::format("cannot read '{}'", path));
   // Every later step (messages, the copy embedded in results) walks the
   // document recursively: refuse deep nesting before building it.
@@ -125,7 +143,7 @@ json load_json_file(const std::string& path) {
   if (!json::sax_parse(text, &depth)) {
     if (depth.too_deep)
       throw UsageError(fmt::format("{}: nested deeper than {} levels", path, kMaxDepth));
-    throw UsageError(fmt::format("{}: not valid JSON (at byte {})", path, depth.byte));
+    throw UsageError(path + depth.where);
   }
   return json::parse(text);
 }
@@ -158,7 +176,9 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
     const MeasureOptions m =
         measure(b.value("measure", json::object()), path + ".measure",
                 measure(shared_measure, "defaults.measure", p->measure));
-    for (auto& r : plan_benchmark(*p, defaults, b, path, m, max_runs - runs.size(), devices)) runs.push_back(std::move(r));
+    for (auto& r : plan_benchmark(*p, defaults, b, path, m, max_runs, devices)) runs.push_back(std::move(r));
+    if (runs.size() > max_runs)
+      fail(path, fmt::format("the config plans more than {} runs up to this benchmark, the limit (--max-runs)", max_runs));
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
   }

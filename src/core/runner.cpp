@@ -81,6 +81,9 @@ struct Checked {
 void check_span(const RunRequest& r) {
   const Pattern& p = *r.pattern;
   if (p.min_devices <= 1) return;
+  if (r.span.empty())  // "all" found none
+    throw NoDeviceError(fmt::format("no CUDA device found ({} needs at least {} NVIDIA GPUs at once and their driver)",
+                                    p.name, p.min_devices));
   if (int(r.span.size()) < p.min_devices)
     throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named, and this machine has {}", p.name,
                                  p.min_devices, r.span.size(), r.span.size() == 1 ? "is" : "are", cuda_device_count()));
@@ -275,7 +278,7 @@ bool has_device_steps(const RunRequest& r) {
 std::vector<int> parse_devices(const std::string& text, const std::string& what) {
   std::vector<int> devices;
   if (text == "all") {
-    for (int d = 0; d < std::max(1, cuda_device_count()); ++d) devices.push_back(d);
+    for (int d = 0; d < cuda_device_count(); ++d) devices.push_back(d);
     return devices;
   }
   for (const std::string& item : split(text, ',')) {
@@ -295,18 +298,19 @@ std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const st
   for (const int d : devices)
     if (std::find(once.begin(), once.end(), d) == once.end()) once.push_back(d);
   const bool spans = !runs.empty() && runs.front().pattern->min_devices > 1;
-  if (!spans && runs.size() * once.size() > max_runs)
-    throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), once.size(),
-                                 max_runs));
   std::vector<RunRequest> out;
-  if (spans) {  // every run on all of them
+  if (spans) {  // every run on all of them; none ("all" without a GPU): check_span says so
     for (RunRequest r : runs) {
       r.span = once;
-      r.device = once.front();
+      r.device = once.empty() ? 0 : once.front();
       out.push_back(std::move(r));
     }
     return out;
   }
+  if (once.empty()) once.push_back(0);  // host steps still run; device steps say there is no GPU
+  if (runs.size() * once.size() > max_runs)
+    throw UsageError(fmt::format("{} runs on {} devices are more than {} (--max-runs)", runs.size(), once.size(),
+                                 max_runs));
   for (const int d : once)
     for (RunRequest r : runs) {
       r.device = d;

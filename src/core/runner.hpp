@@ -43,15 +43,17 @@ constexpr std::size_t kDefaultMaxRuns = 100000;
 std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std::string, std::vector<Point>>& values,
                                       std::size_t max_runs = kDefaultMaxRuns);
 
-// The devices `text` names: "all" (every CUDA device; device 0 where there
-// is none, so that host steps still run and device steps say there is no
-// GPU) or a comma-separated list of indices from 0 to 1023. Throws
+// The devices `text` names: "all" (every CUDA device, none where there is
+// none) or a comma-separated list of indices from 0 to 1023. Throws
 // UsageError naming `what`.
 std::vector<int> parse_devices(const std::string& text, const std::string& what);
 
 // Every run on each device (a device named twice once), one device's runs
 // after the other's; for a pattern whose runs span devices, every run on
-// all of them at once. Throws UsageError for more than `max_runs` runs.
+// all of them at once. No devices (a machine without a GPU): device 0, so
+// that host steps still run and device steps say there is no GPU, or for a
+// pattern whose runs span devices an empty span, which check_host refuses
+// with NoDeviceError. Throws UsageError for more than `max_runs` runs.
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs = kDefaultMaxRuns);
 

@@ -22,8 +22,11 @@ inline std::string params_text(const nlohmann::json& params, const char* sep) {
 // A JSON value quoted in a message, cut so the message stays one readable line.
 inline std::string quoted(const nlohmann::json& v) {
   constexpr std::size_t kMax = 60;
-  const std::string text = v.dump();
-  return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
+  const std::string text = v.dump();  // control characters escaped: one line, no terminal codes
+  if (text.size() <= kMax) return text;
+  std::size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + "...";
 }
 
 }  // namespace gpubench

@@ -3,9 +3,15 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <utility>
+
+#include <fmt/format.h>
+
+#include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
 
 namespace gpubench {
 
@@ -36,7 +42,10 @@ unsigned host_threads() {
     if (!text || !*text) return all;
     char* end = nullptr;
     const unsigned long asked = std::strtoul(text, &end, 10);
-    return *end == '\0' && asked >= 1 && asked <= 4096 && text[0] != '-' ? unsigned(asked) : all;
+    if (*end != '\0' || asked < 1 || asked > 4096 || !std::isdigit(static_cast<unsigned char>(text[0])))
+      throw UsageError(fmt::format("GPUBENCH_HOST_THREADS={}: expected a whole number from 1 to 4096",
+                                   quoted(nlohmann::json(text))));
+    return unsigned(asked);
   }();
   return threads;
 }

@@ -18,8 +18,9 @@
 namespace gpubench {
 
 // The host threads inputs, references and the `cpu` baselines use: every
-// hardware thread, or GPUBENCH_HOST_THREADS (an integer from 1 up; anything
-// else is ignored). Read once.
+// hardware thread, or GPUBENCH_HOST_THREADS (a whole number from 1 to 4096;
+// anything else throws UsageError, which the commands that run steps check
+// before they start). Read once.
 unsigned host_threads();
 
 // The host's processor as /proc/cpuinfo names it, or "unknown".

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "git_commit.hpp"  // generated at build time: GPUBENCH_GIT_COMMIT
 
 #include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
 
 namespace gpubench {
 namespace {
@@ -70,11 +74,24 @@ json to_json(const BenchResult& r) {
           {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
 }
 
-// Field access that names the JSON path of what is wrong.
+// Field access that names the JSON path of what is wrong. An integer field
+// takes a whole number its type holds, not 2.9 or 2^32 + 2 cut down.
 template <class T>
 T field(const json& obj, const std::string& key, const std::string& where) {
   const std::string path = where + "/" + key;
   if (!obj.is_object() || !obj.contains(key)) throw UsageError(fmt::format("{}: missing", path));
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    const json& v = obj.at(key);
+    const bool fits = v.is_number_unsigned()  ? v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
+                      : v.is_number_integer() ? v.get<std::int64_t>() >= std::int64_t(std::numeric_limits<T>::min()) &&
+                                                    (v.get<std::int64_t>() < 0 ||
+                                                     std::uint64_t(v.get<std::int64_t>()) <=
+                                                         std::uint64_t(std::numeric_limits<T>::max()))
+                                              : false;
+    if (!fits) throw UsageError(fmt::format("{}: expected a whole number from {} to {}, got {}", path,
+                                            std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), quoted(v)));
+    return v.get<T>();
+  }
   try {
     return obj.at(key).get<T>();
   } catch (const json::exception&) {
@@ -264,8 +281,12 @@ RunReport report_from_json(const json& doc) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("/results/{}", i);
     report.results.push_back(version == 1 ? result_from_v1(results[i], where) : result_from_json(results[i], where));
-    const std::optional<double> v = report.results.back().primary_value();
-    if (v && !(std::isfinite(*v) && *v > 0))
+    const BenchResult& r = report.results.back();
+    if (!r.metric(r.primary))
+      throw UsageError(fmt::format("{}/primary: '{}' is not one of the row's metrics", where, r.primary));
+    const std::optional<double> v = r.primary_value();
+    if (!v) throw UsageError(fmt::format("{} ({}): its primary metric {} has no value", where, r.variant, r.primary));
+    if (!(std::isfinite(*v) && *v > 0))
       throw UsageError(fmt::format("{} ({}): its primary metric {} is {}, not a positive number", where,
                                    report.results.back().variant, report.results.back().primary, *v));
     if (!results[i].contains("l2")) report.results.back().hot = hot;

@@ -124,9 +124,12 @@ std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs,
 
 void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs, std::ostream& out) {
   std::vector<std::string> temps(outputs.size());
+  std::vector<int> specials(outputs.size(), -1);
   auto clean = [&] {
     for (const std::string& t : temps)
       if (!t.empty()) std::remove(t.c_str());
+    for (const int fd : specials)
+      if (fd >= 0) close(fd);
   };
   try {
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -147,6 +150,25 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
       }
       if (close(fd) != 0) fail(target.path, std::strerror(errno));
     }
+    // Non-blocking to open: a FIFO nobody reads is an error, not a hang;
+    // blocking to write, so a slow reader is waited for.
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const OutputTarget& target = outputs[i].first;
+      if (target.kind != OutputTarget::Kind::special) continue;
+      specials[i] = open(target.path.c_str(), O_WRONLY | O_NONBLOCK);
+      if (specials[i] < 0) fail(target.path, errno == ENXIO ? "no process is reading it" : std::strerror(errno));
+      fcntl(specials[i], F_SETFL, fcntl(specials[i], F_GETFL) & ~O_NONBLOCK);
+    }
+    // The streams first: what they refuse leaves every file as it was.
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const auto& [target, content] = outputs[i];
+      if (target.kind == OutputTarget::Kind::special) {
+        write_all(specials[i], content, target.path);
+      } else if (target.kind == OutputTarget::Kind::standard_output) {
+        out << content << std::flush;
+        if (!out) fail("-", "the standard output failed");
+      }
+    }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (temps[i].empty()) continue;
       if (std::rename(temps[i].c_str(), outputs[i].first.written.c_str()) != 0) fail(outputs[i].first.path, std::strerror(errno));
@@ -156,19 +178,7 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
     clean();
     throw;
   }
-  for (const auto& [target, content] : outputs) {
-    if (target.kind == OutputTarget::Kind::standard_output) {
-      out << content << std::flush;
-    } else if (target.kind == OutputTarget::Kind::special) {
-      // Non-blocking to open: a FIFO nobody reads is an error, not a hang;
-      // blocking to write, so a slow reader is waited for.
-      const int fd = open(target.path.c_str(), O_WRONLY | O_NONBLOCK);
-      if (fd < 0) fail(target.path, errno == ENXIO ? "no process is reading it" : std::strerror(errno));
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-      write_all(fd, content, target.path);
-      close(fd);
-    }
-  }
+  clean();
 }
 
 }  // namespace gpubench

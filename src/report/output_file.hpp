@@ -27,9 +27,9 @@ struct OutputTarget {
 std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
 
 // Writes each (target, content): every file to a temporary file beside it
-// first, then all renamed over their paths, then the special files and
-// standard output (`out`). On an error nothing new is left behind except
-// what was already renamed.
+// first, then the special files and standard output (`out`), then the
+// files renamed over their paths. On an error no file is replaced (a rename
+// that fails after others leaves those done) and no temporary file is left.
 void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs, std::ostream& out);
 
 }  // namespace gpubench

@@ -225,6 +225,11 @@ TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, 
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter");
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
   expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
+  if (cuda_device_count() == 0) {  // every GPU, by default: none here is no device, not a usage error
+    const Outcome none = cli({"collective", "--bytes", "8"});
+    CHECK(none.rc == kExitNoDevice);
+    CHECK(none.err == "gpubench: error: no CUDA device found (collective needs at least 2 NVIDIA GPUs at once and their driver)\n");
+  }
 }
 
 TEST_CASE("run --devices puts every benchmark of a config on each listed device, and refuses it beside params.device") {

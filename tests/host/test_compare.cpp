@@ -261,6 +261,11 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
   SECTION("one GPU is no fleet") {
     CHECK_THROWS_AS(fleet::judge({{"run.json", base}}, 0.05), UsageError);
   }
+  SECTION("one GPU's rows given twice are refused, not counted as two GPUs") {
+    const RunReport one = on_gpus(base, {1.0});
+    CHECK_THROWS_WITH(fleet::judge({{"node1.json", one}, {"copy.json", one}}, 0.05),
+                      Catch::Contains("'node1.json' and 'copy.json' both hold"));
+  }
 }
 
 TEST_CASE("gpubench fleet: exit 1 for a slow GPU, 0 for a healthy fleet, 2 for one GPU or a bad file") {
@@ -286,6 +291,9 @@ TEST_CASE("gpubench fleet: exit 1 for a slow GPU, 0 for a healthy fleet, 2 for o
   CHECK(lone.rc == 2);
   CHECK(lone.err.find("no row ran on two GPUs or more") != std::string::npos);
   CHECK(fleet({dir + "/missing.json"}).rc == 2);
+  const auto twice = fleet({one, dir + "/../" + std::filesystem::path(dir).filename().string() + "/one.json"});
+  CHECK(twice.rc == 2);
+  CHECK(twice.err.find("is given twice") != std::string::npos);
   CHECK(fleet({slow, "--threshold", "x"}).rc == 2);
   std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <fcntl.h>
@@ -371,4 +372,67 @@ TEST_CASE("20: what needs no GPU is checked first, for every run") {
   }
   expect_usage(cli({"reduce", "--n", "2^0:2^40"}), "host memory");
   expect_usage(cli({"reduce", "--n", "1K", "--json", "/nonexistent-dir/x.json"}), "cannot write");
+}
+
+TEST_CASE("21: an output stream that fails leaves the command's files as they were") {
+  Dir d("streams");
+  write(d / "keep.json", "old");
+  expect_usage(cli(toy_run({"--json", d / "keep.json", "--csv", "/dev/full"})), "cannot write '/dev/full'");
+  CHECK(read(d / "keep.json") == "old");
+}
+
+TEST_CASE("22: a JSON syntax error names the file, line and column, and why") {
+  Dir d("syntax");
+  write(d / "comma.json", "{\n  \"benchmarks\": [\n    {\"pattern\": \"toy\"},\n  ]\n}\n");
+  expect_usage(cli({"run", d / "comma.json"}), "comma.json:4:3: not valid JSON: syntax error");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  write(d / "cut.json", read(d / "base.json").substr(0, 100));
+  expect_usage(cli({"compare", d / "base.json", d / "cut.json"}), "cut.json:");
+}
+
+TEST_CASE("23: a name with control characters stays on one line, escaped") {
+  expect_usage(cli(toy_run({"--variant", "loop\nx"})), "unknown toy variant 'loop\\nx'");
+  const Outcome esc = cli(toy_run({"--variant", "\x1b[31mred"}));
+  expect_usage(esc, "\\x1b[31mred");
+  CHECK(esc.err.find('\x1b') == std::string::npos);
+  Dir d("control");
+  write(d / "key.json", R"({"benchmarks": [{"pattern": "toy", "params": {"n\nx": 1}}]})");
+  expect_usage(cli({"run", d / "key.json"}), "benchmarks[0].params");
+}
+
+TEST_CASE("24: a device file is refused as a config or results file, not read forever") {
+  expect_usage(cli({"run", "/dev/zero"}), "cannot read '/dev/zero': it is a device, not a file");
+  expect_usage(cli({"compare", "/dev/urandom", "/dev/zero"}), "it is a device");
+}
+
+TEST_CASE("25: a results row without its primary metric's value, or an integer field out of range, is refused") {
+  Dir d("fields");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  const json base = json::parse(read(d / "base.json"));
+  auto with = [&](const std::function<void(json&)>& change) {
+    json doc = base;
+    change(doc);
+    write(d / "bad.json", doc.dump());
+    return cli({"compare", d / "base.json", d / "bad.json"});
+  };
+  expect_usage(with([](json& doc) { doc["results"][1]["primary"] = "nope"; }),
+               "/results/1/primary: 'nope' is not one of the row's metrics");
+  expect_usage(with([](json& doc) { doc["results"][1]["metrics"] = json::array(); }), "/results/1/primary");
+  expect_usage(with([](json& doc) { doc["results"][1]["metrics"][0]["value"] = nullptr; }), "has no value");
+  expect_usage(with([](json& doc) { doc["schema_version"] = 2.9; }), "/schema_version: expected a whole number");
+  expect_usage(with([](json& doc) { doc["schema_version"] = 4294967298; }), "/schema_version: expected a whole number");
+  expect_usage(with([](json& doc) { doc["results"][1]["device"] = 1e20; }), "/results/1/device: expected a whole number");
+}
+
+TEST_CASE("26: numbers on the command line are plain decimals in their range") {
+  Dir d("numbers-cli");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  for (const char* t : {"0x10", "1e1", "nan", "-1", "100"})
+    expect_usage(cli({"compare", d / "base.json", d / "base.json", "--threshold", t}), "--threshold");
+  CHECK(cli({"compare", d / "base.json", d / "base.json", "--threshold", "2.5%"}).rc == kExitOk);
+  expect_usage(cli(toy_run({"--device", "-1"})), "--device");
+  expect_usage(cli(toy_run({"--max-runs", "0"})), "expected a whole number from 1 up, got \"0\"");
+  write(d / "two.json", R"({"benchmarks": [{"pattern": "toy", "variants": "loop", "params": {"n": 4}},
+                                           {"pattern": "toy", "variants": "loop", "params": {"n": 8}}]})");
+  expect_usage(cli({"run", d / "two.json", "--max-runs", "1"}), "more than 1 runs up to this benchmark");
 }

@@ -127,7 +127,8 @@ TEST_CASE("CSV has a header and one row per result") {
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
   CHECK(csv.rfind("pattern,variant,ladder,params,", 0) == 0);
   CHECK(csv.find("reduce,course1,course,block=256;dtype=int32;n=1024;op=sum,2,") != std::string::npos);
-  CHECK(csv.find(",gbps,GB/s,0.0005,false\n") != std::string::npos);
+  CHECK(csv.find(",gbps,GB/s,0.0005,false,") != std::string::npos);
+  CHECK(csv.rfind(",verified,device,l2\n", csv.find('\n')) != std::string::npos);
 }
 
 TEST_CASE("output files are written whole, and unwritable paths are refused up front") {
@@ -143,6 +144,33 @@ TEST_CASE("output files are written whole, and unwritable paths are refused up f
   CHECK_THROWS_AS(check_outputs({"/nonexistent-dir/x.json"}, {}), UsageError);
   CHECK_THROWS_WITH(check_outputs({"/tmp"}, {}), Catch::Contains("is a directory"));
   CHECK_THROWS_AS(check_outputs({"results/"}, {}), UsageError);
+}
+
+TEST_CASE("an output stream that fails leaves the files of the same command as they were") {
+  const std::string path = "reports_test_kept.txt";
+  auto content = [&] {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  std::ofstream(path) << "old\n";
+  const OutputTarget file = check_outputs({path}, {}).at(0);
+
+  std::ostringstream failed;  // a full disk behind standard output
+  failed.setstate(std::ios::badbit);
+  CHECK_THROWS_WITH(write_outputs({{file, "new\n"}, {check_outputs({"-"}, {}).at(0), "table\n"}}, failed),
+                    Catch::Contains("standard output failed"));
+  CHECK(content() == "old\n");
+
+  std::ostringstream out;
+  CHECK_THROWS_WITH(write_outputs({{file, "new\n"}, {check_outputs({"/dev/full"}, {}).at(0), "csv\n"}}, out),
+                    Catch::Contains("/dev/full"));
+  CHECK(content() == "old\n");
+
+  write_outputs({{file, "new\n"}, {check_outputs({"/dev/null"}, {}).at(0), "csv\n"}}, out);
+  CHECK(content() == "new\n");
+  std::remove(path.c_str());
 }
 
 TEST_CASE("rows of several devices: a table per device and point, each device named, and the JSON reads back") {
