@@ -282,15 +282,30 @@ TEST_CASE("13: a gate fails when the new run lacks the baseline's rows, unless a
   CHECK(cli({"compare", d / "base.json", d / "part.json", "--allow-missing"}).rc == 0);
 }
 
-TEST_CASE("14: rows no run can have measured are refused, naming the row") {
-  Dir d("numbers");
-  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
-  const json base = json::parse(read(d / "base.json"));
-  auto with = [&](const std::function<void(json&)>& change) {
+namespace {
+
+// compare of a toy run's results against a copy that `change` has edited.
+struct ChangedResults {
+  Dir d;
+  json base;
+  explicit ChangedResults(const std::string& name) : d(name) {
+    REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+    base = json::parse(read(d / "base.json"));
+  }
+  Outcome operator()(const std::function<void(json&)>& change) const {
     json doc = base;
-    change(doc["results"][1]);
+    change(doc);
     write(d / "bad.json", doc.dump());
     return cli({"compare", d / "base.json", d / "bad.json"});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("14: rows no run can have measured are refused, naming the row") {
+  const ChangedResults changed("numbers");
+  auto with = [&](const std::function<void(json&)>& change) {
+    return changed([&](json& doc) { change(doc["results"][1]); });
   };
   expect_usage(with([](json& r) { r["median_ms"] = -1; }), "/results/1 (unrolled");
   expect_usage(with([](json& r) { r["median_ms"] = 0; }), "median_ms");
@@ -406,15 +421,7 @@ TEST_CASE("24: a device file is refused as a config or results file, not read fo
 }
 
 TEST_CASE("25: a results row without its primary metric's value, or an integer field out of range, is refused") {
-  Dir d("fields");
-  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
-  const json base = json::parse(read(d / "base.json"));
-  auto with = [&](const std::function<void(json&)>& change) {
-    json doc = base;
-    change(doc);
-    write(d / "bad.json", doc.dump());
-    return cli({"compare", d / "base.json", d / "bad.json"});
-  };
+  const ChangedResults with("fields");
   expect_usage(with([](json& doc) { doc["results"][1]["primary"] = "nope"; }),
                "/results/1/primary: 'nope' is not one of the row's metrics");
   expect_usage(with([](json& doc) { doc["results"][1]["metrics"] = json::array(); }), "/results/1/primary");
