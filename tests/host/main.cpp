@@ -1,2 +1,3 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#include "tests/test_session.hpp"
+
+int main(int argc, char** argv) { return gpubench::testing::run_tests(argc, argv, 0); }
