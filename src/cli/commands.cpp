@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <list>
 #include <map>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -36,15 +36,25 @@
 namespace gpubench {
 namespace {
 
+// The length of the UTF-8 character that starts at `s`, 0 when none does.
+std::size_t utf8_length(const unsigned char* s) {
+  const std::size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if ((s[i] & 0xC0) != 0x80) return 0;  // a zero byte ends the check too
+  return n;
+}
+
 // A message as one line: the control characters a name from the user may
-// carry (a newline, a terminal's escape codes) written as \n or \x1b.
+// carry (a newline, a terminal's escape codes) and bytes that are not UTF-8
+// written as \n or \x1b.
 std::string one_line(const char* message) {
   std::string out;
-  for (const char* c = message; *c; ++c) {
-    const auto byte = static_cast<unsigned char>(*c);
-    if (byte == '\n') out += "\\n";
-    else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
-    else out += *c;
+  for (const auto* c = reinterpret_cast<const unsigned char*>(message); *c;) {
+    const std::size_t n = *c < 0x80 ? 1 : utf8_length(c);
+    if (*c == '\n') out += "\\n";
+    else if (n == 0 || *c < 0x20 || *c == 0x7f) out += fmt::format("\\x{:02x}", *c);
+    else out.append(reinterpret_cast<const char*>(c), n);
+    c += n == 0 ? 1 : n;
   }
   return out;
 }
@@ -121,12 +131,12 @@ struct PatternArgs {
 };
 
 std::vector<Point> parse_seeds(const std::string& text) {
-  static const std::regex digits("[0-9]{1,19}");
   std::vector<Point> seeds;
   for (const std::string& item : split(text, ',')) {
-    if (!std::regex_match(item, digits) || std::stoull(item) > std::uint64_t(INT64_MAX))
-      throw UsageError(fmt::format("--seed '{}': expected an integer from 0 to 2^63-1", item));
-    seeds.emplace_back(std::stoull(item));
+    const std::optional<std::uint64_t> seed = whole_number(item);
+    if (!seed || *seed > std::uint64_t(INT64_MAX))
+      throw UsageError(fmt::format("--seed {}: expected an integer from 0 to 2^63-1", quoted(nlohmann::json(item))));
+    seeds.emplace_back(*seed);
   }
   return seeds;
 }
@@ -141,22 +151,20 @@ std::string axis_help(const Axis& a) {
 CLI::Validator whole_from_one(const std::string& name) {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        static const std::regex digits("[0-9]{1,18}");
-        return std::regex_match(text, digits) && std::stoll(text) >= 1
-                   ? ""
-                   : fmt::format("expected a whole number from 1 up, got {}", quoted(nlohmann::json(text)));
+        const std::optional<std::uint64_t> n = whole_number(text);
+        return n && *n >= 1 ? "" : fmt::format("expected a whole number from 1 up, got {}", quoted(nlohmann::json(text)));
       },
       name);
 }
 
-// Plain decimals from 0 to `most` only: strtod alone would take 0x10, nan,
-// inf and 1e3. `what` names them in the message ("seconds").
+// Plain decimals from 0 to `most` only. `what` names them in the message ("seconds").
 CLI::Validator decimal_up_to(double most, const std::string& what, const std::string& name) {
   return CLI::Validator(
       [most, what](std::string& text) -> std::string {
-        static const std::regex decimal("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
-        const bool ok = std::regex_match(text, decimal) && std::stod(text) <= most;
-        return ok ? "" : fmt::format("expected decimal {} from 0 to {}, got '{}'", what, most, text);
+        const std::optional<double> v = plain_decimal(text);
+        return v && *v <= most ? ""
+                               : fmt::format("expected decimal {} from 0 to {}, got {}", what, most,
+                                             quoted(nlohmann::json(text)));
       },
       name);
 }
@@ -239,6 +247,7 @@ int print_and_write(const RunReport& report, const OutputArgs& o, const std::vec
     return t.kind == OutputTarget::Kind::standard_output;
   });
   (table_to_err ? err : out) << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
+  if (!out) throw UsageError("writing the standard output failed");  // before any file is replaced
   std::vector<std::pair<OutputTarget, std::string>> files;
   std::size_t next = 0;
   if (o.json->count()) files.emplace_back(targets[next++], to_json(report).dump(2) + "\n");
@@ -327,11 +336,11 @@ struct CompareArgs {
   CLI::Option* json = nullptr;
 };
 
-// A plain decimal percentage below 100, the % sign optional (no 0x10, 1e1 or nan).
+// A plain decimal percentage below 100, the % sign optional.
 double parse_threshold(const std::string& text) {
-  static const std::regex percentage("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)%?");
-  if (std::regex_match(text, percentage) && std::stod(text) < 100) return std::stod(text) / 100;
-  throw UsageError(fmt::format("--threshold '{}': expected a percentage from 0 to 100 such as 5%", text));
+  const std::optional<double> pct = plain_decimal(!text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text);
+  if (pct && *pct < 100) return *pct / 100;
+  throw UsageError(fmt::format("--threshold {}: expected a percentage from 0 to 100 such as 5%", quoted(nlohmann::json(text))));
 }
 
 // A results file, its errors prefixed with its path.
@@ -364,7 +373,14 @@ struct FleetArgs {
 int run_fleet(const FleetArgs& a, std::ostream& out) {
   const double threshold = parse_threshold(a.threshold);
   std::vector<fleet::Input> inputs;
-  for (const std::string& path : a.files) inputs.push_back({path, load_results(path)});
+  for (const std::string& path : a.files) {
+    for (const fleet::Input& earlier : inputs) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(path, earlier.path, ec))
+        throw UsageError(fmt::format("'{}' is given twice: its GPUs would count twice in the fleet", path));
+    }
+    inputs.push_back({path, load_results(path)});
+  }
   const fleet::Fleet f = fleet::judge(inputs, threshold);
   out << fleet::format(f, a.markdown) << std::flush;
   return fleet::exit_code(f);

@@ -1,7 +1,6 @@
 #include "src/compare/fleet.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -34,24 +33,22 @@ double lower_median(std::vector<double> v) {
 Fleet judge(const std::vector<Input>& inputs, double threshold) {
   Fleet f;
   f.threshold = threshold;
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;
-      if (std::filesystem::equivalent(inputs[i].path, inputs[j].path, ec))
-        throw UsageError(fmt::format("'{}' is given twice: its GPUs would count twice in the fleet", inputs[i].path));
-    }
   std::map<std::string, Row> by_row;  // in the order of std::map: the same output for the same inputs
-  std::map<std::pair<std::string, std::string>, std::string> seen;  // (row, GPU) -> the file that holds it
+  std::map<std::pair<std::string, std::string>, const Input*> seen;  // (row, GPU) -> the file that holds it
   for (const Input& in : inputs)
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
-      const std::string what = fmt::format("{} {} {} (L2 {})", r.pattern, r.variant, params_text(r.params, " "),
-                                           r.hot ? "hot" : "flushed");
+      const nlohmann::json span = r.measure.is_object() ? r.measure.value("devices", nlohmann::json()) : nlohmann::json();
+      const std::string what = fmt::format("{} {} {} (L2 {}{})", r.pattern, r.variant, params_text(r.params, " "),
+                                           r.hot ? "hot" : "flushed", span.is_null() ? "" : ", GPUs " + span.dump());
       const std::string device = device_label(in, r);
-      const auto [first, fresh] = seen.emplace(std::make_pair(what, device), in.path);
-      if (!fresh)
-        throw UsageError(fmt::format("'{}' and '{}' both hold {} on {}: each GPU may give a row once", first->second,
-                                     in.path, what, device));
+      const auto [first, fresh] = seen.emplace(std::make_pair(what, device), &in);
+      if (!fresh && first->second != &in)  // one GPU's results given twice would count as two GPUs
+        throw UsageError(fmt::format("'{}' and '{}' both hold {} on {}", first->second->path, in.path, what, device));
+      if (!fresh) {  // one run that measured the point twice (a config may): its first row speaks for the GPU
+        ++f.repeated;
+        continue;
+      }
       Row& row = by_row[what];
       row.what = what;
       row.devices.push_back({device, r.stats.median_ms, 0, r.verified, false});
@@ -97,6 +94,7 @@ std::string format(const Fleet& f, bool markdown) {
   out += fmt::format("{} rows on several GPUs (threshold {:.1f}%): {} slow, {} FAIL", f.rows.size(), 100 * f.threshold,
                      slow, failed);
   if (f.single) out += fmt::format("; {} rows on one GPU only, not judged", f.single);
+  if (f.repeated) out += fmt::format("; {} rows measured again on the same GPU in one file, its first row judged", f.repeated);
   out += "\n";
   for (const auto& [device, rows] : bad_rows) out += fmt::format("unhealthy: {}, {} of {} rows\n", device, rows, f.rows.size());
   return out;

@@ -36,12 +36,14 @@ struct Row {
 struct Fleet {
   double threshold = 0.05;
   std::vector<Row> rows;
-  std::size_t single = 0;  // rows that ran on one GPU only: nothing to compare
+  std::size_t single = 0;    // rows that ran on one GPU only: nothing to compare
+  std::size_t repeated = 0;  // rows one file holds twice for one GPU: the first is judged
 };
 
 // The fleet median is the lower median (of an even count, the smaller of
 // the two middle values): of two GPUs, the slower is judged against the
-// faster. Throws UsageError when no row ran on two GPUs or more.
+// faster. Throws UsageError when no row ran on two GPUs or more, or when two
+// inputs hold the same row of the same GPU (one GPU would count as two).
 Fleet judge(const std::vector<Input>& inputs, double threshold);
 
 std::string format(const Fleet& f, bool markdown);

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "src/config/json_fields.hpp"
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench::config {
 namespace {
@@ -39,13 +39,14 @@ struct DepthCheck : nlohmann::json_sax<json> {
   bool binary(binary_t&) override { return true; }
   bool key(string_t&) override { return true; }
   // nlohmann's message: "[json.exception.parse_error.101] parse error at
-  // line 4, column 1: syntax error while parsing ...; last read: '...'".
+  // line 4, column 1: syntax error while parsing ...; last read: '...'",
+  // where the last token read may be the rest of the file.
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
-    static const std::regex at("line ([0-9]+), column ([0-9]+): (.*)");
-    std::smatch m;
     const std::string what = e.what();
-    where = std::regex_search(what, m, at)
-                ? fmt::format(":{}:{}: not valid JSON: {}", m[1].str(), m[2].str(), m[3].str().substr(0, 160))
+    const std::size_t line = what.find("at line "), column = what.find(", column ", line), why = what.find(": ", column);
+    where = why != std::string::npos
+                ? fmt::format(":{}:{}: not valid JSON: {}", what.substr(line + 8, column - line - 8),
+                              what.substr(column + 9, why - column - 9), cut_utf8(what.substr(why + 2), 160))
                 : fmt::format(": not valid JSON at byte {}", position);
     return false;
   }

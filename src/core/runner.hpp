@@ -52,8 +52,8 @@ std::vector<int> parse_devices(const std::string& text, const std::string& what)
 // after the other's; for a pattern whose runs span devices, every run on
 // all of them at once. No devices (a machine without a GPU): device 0, so
 // that host steps still run and device steps say there is no GPU, or for a
-// pattern whose runs span devices an empty span, which check_host refuses
-// with NoDeviceError. Throws UsageError for more than `max_runs` runs.
+// pattern whose runs span devices an empty span, refused with NoDeviceError
+// before anything runs. Throws UsageError for more than `max_runs` runs.
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs = kDefaultMaxRuns);
 

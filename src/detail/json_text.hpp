@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "src/detail/strings.hpp"
+
 namespace gpubench {
 
 // A string as it is, anything else as JSON: int32, 1024, true.
@@ -19,14 +21,12 @@ inline std::string params_text(const nlohmann::json& params, const char* sep) {
   return out;
 }
 
-// A JSON value quoted in a message, cut so the message stays one readable line.
+// A JSON value quoted in a message, cut so the message stays one readable
+// line: control characters escaped, bytes that are not UTF-8 replaced.
 inline std::string quoted(const nlohmann::json& v) {
   constexpr std::size_t kMax = 60;
-  const std::string text = v.dump();  // control characters escaped: one line, no terminal codes
-  if (text.size() <= kMax) return text;
-  std::size_t cut = kMax;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return text.substr(0, cut) + "...";
+  const std::string text = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return text.size() <= kMax ? text : cut_utf8(text, kMax) + "...";
 }
 
 }  // namespace gpubench

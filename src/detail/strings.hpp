@@ -1,6 +1,10 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,37 @@ inline std::vector<std::string> split(const std::string& text, char sep) {
     start = end + 1;
   }
   return parts;
+}
+
+// "4096" -> 4096: decimal digits only (no sign, 0x, spaces or exponent), and
+// nothing when the value does not fit in 64 bits.
+inline std::optional<std::uint64_t> whole_number(const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const auto [stop, ec] = std::from_chars(text.data(), end, value);
+  return ec == std::errc() && stop == end ? std::optional<std::uint64_t>(value) : std::nullopt;
+}
+
+// "2.5" -> 2.5: a plain decimal (digits, at most one point, at most 30
+// characters), where strtod alone would take 0x10, nan, inf, 1e3 and -1.
+inline std::optional<double> plain_decimal(const std::string& text) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::size_t point = text.find('.');
+  const bool shape = !text.empty() && text.size() <= 30 && text != "." &&
+                     std::all_of(text.begin(), text.end(), [&](char c) { return digit(c) || c == '.'; }) &&
+                     (point == std::string::npos || text.find('.', point + 1) == std::string::npos);
+  return shape ? std::optional<double>(std::strtod(text.c_str(), nullptr)) : std::nullopt;
+}
+
+// At most `most` bytes of `text`, cut before a UTF-8 character rather than
+// inside one.
+inline std::string cut_utf8(const std::string& text, std::size_t most) {
+  if (text.size() <= most) return text;
+  std::size_t cut = most;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut);
 }
 
 }  // namespace gpubench

@@ -74,21 +74,24 @@ json to_json(const BenchResult& r) {
           {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
 }
 
+// A JSON integer that T holds: not 2.9, nor 2^32 + 2 for an int.
+template <class T>
+bool fits_in(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max());
+  if (!v.is_number_integer()) return false;
+  const std::int64_t i = v.get<std::int64_t>();
+  return i < 0 ? i >= std::int64_t(std::numeric_limits<T>::min()) : std::uint64_t(i) <= std::uint64_t(std::numeric_limits<T>::max());
+}
+
 // Field access that names the JSON path of what is wrong. An integer field
-// takes a whole number its type holds, not 2.9 or 2^32 + 2 cut down.
+// takes a whole number its type holds.
 template <class T>
 T field(const json& obj, const std::string& key, const std::string& where) {
   const std::string path = where + "/" + key;
   if (!obj.is_object() || !obj.contains(key)) throw UsageError(fmt::format("{}: missing", path));
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     const json& v = obj.at(key);
-    const bool fits = v.is_number_unsigned()  ? v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
-                      : v.is_number_integer() ? v.get<std::int64_t>() >= std::int64_t(std::numeric_limits<T>::min()) &&
-                                                    (v.get<std::int64_t>() < 0 ||
-                                                     std::uint64_t(v.get<std::int64_t>()) <=
-                                                         std::uint64_t(std::numeric_limits<T>::max()))
-                                              : false;
-    if (!fits) throw UsageError(fmt::format("{}: expected a whole number from {} to {}, got {}", path,
+    if (!fits_in<T>(v)) throw UsageError(fmt::format("{}: expected a whole number from {} to {}, got {}", path,
                                             std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), quoted(v)));
     return v.get<T>();
   }
@@ -281,15 +284,15 @@ RunReport report_from_json(const json& doc) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("/results/{}", i);
     report.results.push_back(version == 1 ? result_from_v1(results[i], where) : result_from_json(results[i], where));
-    const BenchResult& r = report.results.back();
+    BenchResult& r = report.results.back();
     if (!r.metric(r.primary))
       throw UsageError(fmt::format("{}/primary: '{}' is not one of the row's metrics", where, r.primary));
     const std::optional<double> v = r.primary_value();
     if (!v) throw UsageError(fmt::format("{} ({}): its primary metric {} has no value", where, r.variant, r.primary));
     if (!(std::isfinite(*v) && *v > 0))
-      throw UsageError(fmt::format("{} ({}): its primary metric {} is {}, not a positive number", where,
-                                   report.results.back().variant, report.results.back().primary, *v));
-    if (!results[i].contains("l2")) report.results.back().hot = hot;
+      throw UsageError(fmt::format("{} ({}): its primary metric {} is {}, not a positive number", where, r.variant,
+                                   r.primary, *v));
+    if (!results[i].contains("l2")) r.hot = hot;
   }
   if (doc.contains("config")) report.config = doc.at("config");
   if (doc.contains("host")) report.host = doc.at("host");

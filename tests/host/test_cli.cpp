@@ -202,7 +202,7 @@ TEST_CASE("compare: exit 0 on identical files, 2 on bad input") {
   CHECK(same.rc == 0);
   CHECK(same.out.find("| variant | params |") != std::string::npos);
   CHECK(same.out.find("0 slower") != std::string::npos);
-  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "lots"}, "--threshold 'lots'");
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "lots"}, "--threshold \"lots\"");
   expect_usage_error({"compare", path.c_str(), "/nonexistent/new.json"}, "cannot read '/nonexistent/new.json'");
   const std::string bad = "cli_compare_bad.json";
   {
@@ -225,6 +225,9 @@ TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, 
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter");
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
   expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
+  const Outcome host_only = cli({"reduce", "--variant", "cpu", "--n", "1K", "--devices", "all"});  // on a GPU or not
+  INFO(host_only.err);
+  CHECK(host_only.rc == kExitOk);
   if (cuda_device_count() == 0) {  // every GPU, by default: none here is no device, not a usage error
     const Outcome none = cli({"collective", "--bytes", "8"});
     CHECK(none.rc == kExitNoDevice);

@@ -261,6 +261,17 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
   SECTION("one GPU is no fleet") {
     CHECK_THROWS_AS(fleet::judge({{"run.json", base}}, 0.05), UsageError);
   }
+  SECTION("a point one file measured twice on a GPU is judged by its first row") {
+    RunReport r = on_gpus(base, {1.0, 1.0});
+    const auto first = std::find_if(r.results.begin(), r.results.end(), [](const BenchResult& x) { return x.on_device; });
+    BenchResult again = *first;
+    scale(again, 2.0);  // slow: the GPU would fail if it counted
+    r.results.push_back(again);
+    const auto f = fleet::judge({{"run.json", r}}, 0.05);
+    CHECK(f.repeated == 1);
+    CHECK(fleet::exit_code(f) == 0);
+    CHECK(fleet::format(f, false).find("1 rows measured again on the same GPU") != std::string::npos);
+  }
   SECTION("one GPU's rows given twice are refused, not counted as two GPUs") {
     const RunReport one = on_gpus(base, {1.0});
     CHECK_THROWS_WITH(fleet::judge({{"node1.json", one}, {"copy.json", one}}, 0.05),

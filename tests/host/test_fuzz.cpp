@@ -39,7 +39,8 @@ std::string read(const fs::path& p) {
 }
 
 const std::vector<std::string> kExtremes = {"-1", "0", "1e308", "-1e308", "9223372036854775808", "18446744073709551616",
-                                           "1.5", "\"2^62\"", "\"NaN\"", "null", "[]", "{}", "\"\"", "true"};
+                                           "1.5", "\"2^62\"", "\"NaN\"", "null", "[]", "{}", "\"\"", "true",
+                                           std::string(400, '9'), std::string(20000, '1'), "\xff\xfe", "5\xc3"};
 
 // One to three of: a byte changed, a cut, nesting around it, a number
 // replaced by an extreme, bytes inserted, a range deleted.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/json_text.hpp"
 #include "src/report/csv_report.hpp"
 #include "src/report/json_report.hpp"
 #include "src/report/output_file.hpp"
@@ -129,6 +130,17 @@ TEST_CASE("CSV has a header and one row per result") {
   CHECK(csv.find("reduce,course1,course,block=256;dtype=int32;n=1024;op=sum,2,") != std::string::npos);
   CHECK(csv.find(",gbps,GB/s,0.0005,false,") != std::string::npos);
   CHECK(csv.rfind(",verified,device,l2\n", csv.find('\n')) != std::string::npos);
+  CHECK(csv.find(",false,0,flushed\n") != std::string::npos);
+  RunReport unrecorded = sample_report();
+  unrecorded.results.at(0).device = -1;  // files from before rows recorded their device
+  unrecorded.results.at(0).hot = true;
+  CHECK(format_csv(unrecorded).find(",,hot\n") != std::string::npos);
+}
+
+TEST_CASE("a value quoted in a message is cut before a UTF-8 character, never inside one") {
+  const std::string cut = quoted(nlohmann::json(std::string(58, 'a') + "\xc3\xa9" "b"));  // "aaa...aé b", é at bytes 59-60
+  CHECK(cut == "\"" + std::string(58, 'a') + "...");
+  CHECK(quoted(nlohmann::json("\xff")) == "\"\xef\xbf\xbd\"");  // not UTF-8: the replacement character
 }
 
 TEST_CASE("output files are written whole, and unwritable paths are refused up front") {

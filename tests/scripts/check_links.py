@@ -2,16 +2,37 @@
 """Every relative link and image in the repository's markdown names a file or folder of the repository.
 
   check_links.py ROOT
+
+In a git checkout "of the repository" means tracked or to be committed (not ignored, so not build/), as
+a fresh clone would have it; elsewhere, anything under ROOT.
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
+def repository_paths(root):
+    """The files git would commit and their folders, or None outside a git checkout."""
+    try:
+        listed = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                capture_output=True, check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    paths = set()
+    for name in filter(None, listed):
+        path = os.path.join(root, name)
+        while path != root and path not in paths:
+            paths.add(path)
+            path = os.path.dirname(path)
+    return paths
+
+
 def broken_links(root):
+    known = repository_paths(root)
     pages = glob.glob(os.path.join(root, "*.md")) + glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)
     pages += glob.glob(os.path.join(root, "results", "**", "*.md"), recursive=True)
     for page in sorted(pages):
@@ -21,8 +42,8 @@ def broken_links(root):
                     if re.match(r"[a-z]+:", target) or target.startswith("#"):
                         continue  # a URL or an anchor in the page
                     path = os.path.normpath(os.path.join(os.path.dirname(page), target.split("#")[0]))
-                    inside = os.path.commonpath([path, os.path.abspath(root)]) == os.path.abspath(root)
-                    if not inside or not os.path.exists(path):
+                    inside = os.path.commonpath([path, root]) == root
+                    if not inside or not (path in known if known is not None else os.path.exists(path)):
                         yield f"{os.path.relpath(page, root)}:{number}: {target}"
 
 
