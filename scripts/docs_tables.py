@@ -25,7 +25,10 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCK = re.compile(r"(<!-- (table|summary|example): (\S+) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+# A block's body holds no other marker, so an opening marker left unclosed cannot swallow the next block.
+BLOCK = re.compile(r"(<!-- (table|summary|example): (\S+) -->\n)((?:(?!<!-- /?(?:table|summary|example)\b).)*?)(<!-- /\2 -->)",
+                   re.S)
+MARKER = re.compile(r"^<!-- (/?)(table|summary|example)\b", re.M)  # at a line's start: not one quoted in prose
 
 
 def metric(row, name):
@@ -86,7 +89,9 @@ def summary(doc):
 
 
 def example(doc, variant):
-    result = next(r for r in doc["results"] if r["variant"] == variant)
+    result = next((r for r in doc["results"] if r["variant"] == variant), None)
+    if result is None:
+        raise ValueError(f"no result of variant {variant!r}")
     doc = dict(doc, results=[dict(result, samples_ms=result["samples_ms"][:3])])
     doc.pop("config", None)
     return "```json\n" + json.dumps(doc, indent=2, sort_keys=True) + "\n```\n"
@@ -110,9 +115,24 @@ def main(argv=None):
         glob.glob(os.path.join(ROOT, "docs", "ladders", "*.md")))
     stale = []
     for path in files:
-        with open(path) as f:
-            text = f.read()
-        new = BLOCK.sub(lambda m: m.group(1) + fill(m.group(2), m.group(3)) + m.group(5), text)
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError as e:
+            sys.exit(f"cannot read {path}: {e.strerror}")
+        unmatched = len(MARKER.findall(text)) - 2 * len(BLOCK.findall(text))
+        if unmatched:
+            sys.exit(f"{os.path.relpath(path, ROOT)}: {unmatched} block markers without their pair "
+                     "(each <!-- KIND: FILE --> needs its <!-- /KIND -->, with no marker between)")
+
+        def filled(m, path=path):
+            try:
+                return m.group(1) + fill(m.group(2), m.group(3)) + m.group(5)
+            except (OSError, ValueError, KeyError, TypeError) as e:  # ValueError: not JSON, or no such variant
+                line = text.count("\n", 0, m.start()) + 1
+                sys.exit(f"{os.path.relpath(path, ROOT)}:{line}: {m.group(2)} of {m.group(3)}: {e}")
+
+        new = BLOCK.sub(filled, text)
         if new != text:
             stale.append(path)
             if not args.check:

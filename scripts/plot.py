@@ -17,20 +17,26 @@ converted on loading (their throughput becomes the primary metric).
 RESULTS.json may be xz-compressed (RESULTS.json.xz, as the size sweeps are
 stored). Each chart is written as PNG and SVG into DIR (default: beside the
 input), named after the input file. Needs matplotlib (Debian:
-python3-matplotlib).
+python3-matplotlib). A file that cannot be read or drawn is one line on
+stderr and exit 1.
 """
 import argparse
+import hashlib
 import json
 import lzma
 import os
+import re
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
-plt.rcParams["svg.fonttype"] = "none"  # keep text as text in SVG
+    plt.rcParams["svg.fonttype"] = "none"  # keep text as text in SVG
+except ImportError:
+    plt = None  # main() says so; --help still works
 
 PALETTE = ["#4c72b0", "#55a868", "#dd8452", "#8172b3", "#937860", "#da8bc3", "#64b5cd", "#ccb974"]
 BASELINE_COLOUR = "#8c8c8c"
@@ -48,15 +54,22 @@ def from_v1(r):
 
 
 def load(path, kind):
-    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
-        doc = json.load(f)
+    try:
+        with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
+            doc = json.load(f)
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as e:  # ValueError: not JSON, or not UTF-8
+        sys.exit(f"{path}: cannot read: {e}")
+    if not isinstance(doc, dict):
+        sys.exit(f"{path}: not a gpubench results or comparison document (its top level is not an object)")
     version = doc.get("schema_version")
     if version not in ((1, 2, 3) if kind == "comparison" else (1, 2)):
         sys.exit(f"{path}: schema_version {version!r} is not one this script reads")
     if kind == "comparison" and doc.get("kind") != "comparison":
         sys.exit(f"{path}: not a comparison (write one with gpubench compare --json)")
-    if kind == "results" and ("results" not in doc or doc.get("kind", "results") != "results"):
+    if kind == "results" and (not isinstance(doc.get("results"), list) or doc.get("kind", "results") != "results"):
         sys.exit(f"{path}: no results")
+    if kind == "results" and not doc["results"]:
+        sys.exit(f"{path}: no results to draw (the run has no rows)")
     if kind == "results" and version == 1:
         doc["results"] = [from_v1(r) for r in doc["results"]]
     if kind == "results":
@@ -84,8 +97,13 @@ def params_label(p, leave_out=()):
 
 
 def chart_name(stem, chart, label, l2):
+    """A file name without a folder in it, short enough for any file system (ending in a hash when cut)."""
     parts = [stem, chart, label.replace(" ", "-").replace("=", "").replace("^", "p")]
-    return "-".join(p for p in parts if p) + ("-hot" if l2 == "hot" else "")
+    name = "-".join(p for p in parts if p) + ("-hot" if l2 == "hot" else "")
+    name = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
+    if len(name) > 200:
+        name = name[:190] + "-" + hashlib.sha1(name.encode()).hexdigest()[:8]
+    return name
 
 
 def primary(r):
@@ -275,6 +293,7 @@ def compare_figure(doc):
 
 
 def save(fig, out_dir, name):
+    os.makedirs(out_dir, exist_ok=True)  # once the input is known to be drawable
     paths = []
     for ext in ("png", "svg"):
         path = os.path.join(out_dir, f"{name}.{ext}")
@@ -341,10 +360,17 @@ def main(argv=None):
     parser.add_argument("input")
     parser.add_argument("--out", help="output directory (default: beside the input)")
     args = parser.parse_args(argv)
+    if plt is None:
+        sys.exit("plot.py needs matplotlib (Debian: python3-matplotlib)")
     out_dir = args.out or os.path.dirname(os.path.abspath(args.input))
-    os.makedirs(out_dir, exist_ok=True)
     plot = {"ladder": plot_ladder, "sweep": plot_sweep, "compare": plot_compare}[args.chart]
-    for path in plot(args.input, out_dir):
+    try:
+        written = plot(args.input, out_dir)
+    except OSError as e:
+        sys.exit(f"cannot write the charts into {out_dir}: {e.strerror or e}")
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        sys.exit(f"{args.input}: not drawable as a gpubench {args.chart} file ({type(e).__name__}: {e})")
+    for path in written:
         print(path)
 
 

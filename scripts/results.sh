@@ -14,13 +14,21 @@ out=${2:-results/h200}
 shift $(( $# < 2 ? $# : 2 ))
 groups=${*:-reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs}
 mkdir -p "$out"
+trap 'rm -f "$out"/.*.partial' EXIT
 run() {  # name, then gpubench arguments
   local name=$1; shift
   echo "== $name: gpubench $*" >&2
-  "$bin" "$@" --json "$out/$name.json" | tee "$out/$name.txt"
+  # The table replaces the committed one only when gpubench wrote the JSON
+  # beside it (exit 0, or 1 with a FAIL row): a run that ends in an error
+  # leaves both as they were.
+  local status=0
+  "$bin" "$@" --json "$out/$name.json" | tee "$out/.$name.txt.partial" || status=$?
+  if [ "$status" -gt 1 ]; then return "$status"; fi
+  mv "$out/.$name.txt.partial" "$out/$name.txt"
   # A size sweep's JSON holds every sample of hundreds of rows: stored as
   # .json.xz (scripts/plot.py reads it; xz -dk gives the JSON back).
   case $name in sweep-*) xz -9 -f "$out/$name.json" ;; esac
+  return "$status"
 }
 sizes=$(seq -s, -f '2^%g' 16 30)
 for group in $groups; do
@@ -86,7 +94,8 @@ for group in $groups; do
       }
       gate ci-compare "$out/ci.json" "$out/ci-2.json" --json "$out/ci-compare.json"
       [ -s "$previous" ] && gate ci-compare-prev "$previous" "$out/ci.json" --allow-missing
-      gate ci-compare-v1 tests/data/v1/ci.json "$out/ci.json" --allow-missing ;;  # a version 1 baseline still gates (it has cub at 2^24, dropped since)
+      gate ci-compare-v1 tests/data/v1/ci.json "$out/ci.json" --allow-missing  # a version 1 baseline still gates (it has cub at 2^24, dropped since)
+      rm -f "$previous" ;;
     cpu)
       run reduce-cpu reduce --variant cpu --n 2^22,2^28
       run reduce-cpu-2 reduce --variant cpu --n 2^22,2^28 ;;

@@ -8,12 +8,14 @@
 # are not ours to fix and would hide our own.
 # Usage: scripts/sanitize.sh [BUILD_DIR] [TESTS]
 #   BUILD_DIR: default build; TESTS: a Catch2 test spec, default every GPU
-#   test but the large and CLI ones (e.g. "[histogram]~[large]").
+#   test but the large and CLI ones (e.g. "[histogram]~[large]"). The tests
+#   across GPUs (gpu_multi_tests) run too where two GPUs or more are present.
 set -euo pipefail
 build=${1:-build}
 spec=${2:-"~[large]~[cli]"}
 tests="$build/tests/gpu_tests"
-[ -x "$tests" ] || { echo "sanitize.sh: $tests not found; build first" >&2; exit 2; }
+multi="$build/tests/gpu_multi_tests"
+[ -x "$tests" ] && [ -x "$multi" ] || { echo "sanitize.sh: $tests or $multi not found; build first" >&2; exit 2; }
 command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitizer not on PATH" >&2; exit 2; }
 export GPUBENCH_TEST_QUICK=1
 status=0
@@ -23,5 +25,10 @@ for tool in memcheck racecheck; do
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   [ "$tool" = racecheck ] && extra=(--kernel-name-exclude kns=cusparse)
   compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || status=$?
+  # 77: fewer than two GPUs, the tests skipped.
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$multi" "$spec" || {
+    rc=$?
+    [ "$rc" -eq 77 ] || status=$rc
+  }
 done
 exit $status

@@ -256,11 +256,11 @@ int print_and_write(const RunReport& report, const OutputArgs& o, const std::vec
   return all_verified(report) ? kExitOk : kExitVerifyFailed;
 }
 
-// Every run fits before the first starts: what needs no GPU first. Then
-// every run, in order, or with --concurrent each device's on a thread of its own.
+// Every run fits before the first starts (what needs no GPU was checked
+// before). Then every run, in order, or with --concurrent each device's on a
+// thread of its own.
 RunReport run_all(const std::vector<RunRequest>& runs, std::optional<nlohmann::json> config, bool progress,
                   bool concurrent, std::ostream& err) {
-  if (concurrent) check_at_once(runs);
   for (const auto& r : runs) check(r);
   RunReport report;
   report.config = std::move(config);
@@ -325,6 +325,7 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
   if (rank && rank->size > 1) return run_as_rank(*rank, runs, o, std::move(config), inputs, progress, out, err);
   const std::vector<OutputTarget> targets = output_targets(o, inputs);
   for (const auto& r : runs) check_host(r);
+  if (o.concurrent) check_at_once(runs);  // what needs no GPU, --dry-run or not
   if (o.dry_run) return dry_run(runs, out);
   return print_and_write(run_all(runs, std::move(config), progress, o.concurrent, err), o, targets, out, err);
 }

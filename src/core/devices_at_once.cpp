@@ -14,21 +14,25 @@
 
 namespace gpubench {
 
-void check_at_once(const std::vector<RunRequest>& runs) {
-  const bool several = std::any_of(runs.begin(), runs.end(), [&](const RunRequest& r) { return r.device != runs.front().device; });
+namespace {
+
+// The devices of `runs`, in the order they first appear.
+std::vector<int> devices_of(const std::vector<RunRequest>& runs) {
+  std::vector<int> devices;
   for (const RunRequest& r : runs)
-    if (r.pattern->min_devices > 1 && several)
+    if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
+  return devices;
+}
+
+}  // namespace
+
+void check_at_once(const std::vector<RunRequest>& runs) {
+  const std::vector<int> devices = devices_of(runs);
+  for (const RunRequest& r : runs)
+    if (r.pattern->min_devices > 1 && devices.size() > 1)
       throw UsageError(fmt::format("--concurrent: {} runs span several GPUs, which other devices' runs would share; "
                                    "run them without --concurrent",
                                    r.pattern->name));
-}
-
-std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool progress, std::ostream& err) {
-  std::vector<int> devices;  // in the order they first appear
-  for (const RunRequest& r : runs)
-    if (std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
-  check_at_once(runs);
-  for (RunRequest& r : runs) r.concurrent_devices = int(devices.size());
   // Each device's runs go one after another, so at most its largest is
   // held at a time; the devices' largest runs may all be held at once.
   double need = 0;
@@ -42,6 +46,12 @@ std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool pr
     throw UsageError(fmt::format("--concurrent: the runs on {} devices need {} of host memory at once, {} may be "
                                  "used; run them one device after another (leave out --concurrent)",
                                  devices.size(), gib_text(need), gib_text(host_memory_available())));
+}
+
+std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool progress, std::ostream& err) {
+  const std::vector<int> devices = devices_of(runs);
+  check_at_once(runs);
+  for (RunRequest& r : runs) r.concurrent_devices = int(devices.size());
   std::vector<RunReport> reports(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());
   std::vector<std::ostringstream> notes(devices.size());

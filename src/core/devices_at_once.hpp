@@ -12,7 +12,9 @@
 namespace gpubench {
 
 // Throws UsageError when `runs` cannot go at once: a run that spans several
-// GPUs beside runs on other devices, which would share its GPUs. Needs no GPU.
+// GPUs beside runs on other devices, which would share its GPUs, or runs
+// whose host memory, each device's largest held at once, is more than the
+// host may use. Needs no GPU.
 void check_at_once(const std::vector<RunRequest>& runs);
 
 // The reports of `runs`, in their order (check_at_once first). Progress lines (when asked) go to

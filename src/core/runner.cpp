@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -333,8 +334,9 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
     else if (i < base.pattern->axes.size()) list = values_from_text(base.pattern->axes[i], base.pattern->axes[i].fallback, "");
     else list = {base.point.at("seed")};
     std::vector<Point> unique;  // a value named twice runs once
+    std::unordered_set<std::string> seen;
     for (Point& v : list)
-      if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(std::move(v));
+      if (seen.insert(v.dump()).second) unique.push_back(std::move(v));
     runs *= double(unique.size());
     lists.push_back(std::move(unique));
   }

@@ -1,6 +1,9 @@
 #include "src/report/output_file.hpp"
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -94,6 +97,41 @@ OutputTarget check_one(const std::string& path) {
   return {path, written, OutputTarget::Kind::file};
 }
 
+// The temporary files being written, for a signal handler to remove: a
+// blocking output (a slow pipe, a FIFO) can hold them while the user presses
+// Ctrl-C. Fixed slots of C strings, since a handler may not allocate.
+std::array<std::atomic<const char*>, 8> pending_temps{};
+
+extern "C" void remove_temps_and_die(int signal) {
+  for (auto& slot : pending_temps)
+    if (const char* temp = slot.load()) unlink(temp);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+// While alive, SIGINT, SIGTERM and SIGHUP remove `temps` before they end the process.
+class TempsOnSignal {
+ public:
+  explicit TempsOnSignal(const std::vector<std::string>& temps) {
+    for (std::size_t i = 0; i < temps.size() && i < pending_temps.size(); ++i)
+      if (!temps[i].empty()) pending_temps[i] = temps[i].c_str();
+    struct sigaction handler {};
+    handler.sa_handler = remove_temps_and_die;
+    sigemptyset(&handler.sa_mask);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &handler, &before_[i]);
+  }
+  ~TempsOnSignal() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &before_[i], nullptr);
+    for (auto& slot : pending_temps) slot = nullptr;
+  }
+  TempsOnSignal(const TempsOnSignal&) = delete;
+  TempsOnSignal& operator=(const TempsOnSignal&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> before_{};
+};
+
 void write_all(int fd, const std::string& content, const std::string& path) {
   for (std::size_t done = 0; done < content.size();) {
     const ssize_t n = write(fd, content.data() + done, content.size() - done);
@@ -111,9 +149,12 @@ std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs,
   std::vector<OutputTarget> targets;
   for (const std::string& path : outputs) {
     OutputTarget t = check_one(path);
-    for (const OutputTarget& other : targets)
-      if (t.kind != OutputTarget::Kind::special && identity(other.written) == identity(t.written))
+    for (const OutputTarget& other : targets) {
+      const bool both_stdout =
+          t.kind == OutputTarget::Kind::standard_output && other.kind == OutputTarget::Kind::standard_output;
+      if (both_stdout || (t.kind != OutputTarget::Kind::special && identity(other.written) == identity(t.written)))
         throw UsageError(fmt::format("'{}' is named as two outputs", path));
+    }
     for (const std::string& in : inputs)
       if (t.kind != OutputTarget::Kind::standard_output && identity(in) == identity(t.written))
         throw UsageError(fmt::format("cannot write '{}': it is an input of this command", path));
@@ -150,6 +191,7 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
       }
       if (close(fd) != 0) fail(target.path, std::strerror(errno));
     }
+    const TempsOnSignal on_signal(temps);
     // Non-blocking to open: a FIFO nobody reads is an error, not a hang;
     // blocking to write, so a slow reader is waited for.
     for (std::size_t i = 0; i < outputs.size(); ++i) {

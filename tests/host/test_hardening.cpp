@@ -443,3 +443,14 @@ TEST_CASE("26: numbers on the command line are plain decimals in their range") {
                                            {"pattern": "toy", "variants": "loop", "params": {"n": 8}}]})");
   expect_usage(cli({"run", d / "two.json", "--max-runs", "1"}), "more than 1 runs up to this benchmark");
 }
+
+TEST_CASE("27: standard output named twice, once as '-' and once by a path, is refused") {
+  expect_usage(cli(toy_run({"--json", "/dev/stdout", "--csv", "-"})), "is named as two outputs");
+}
+
+TEST_CASE("28: --dry-run refuses what --concurrent would refuse: runs that do not fit in host memory at once") {
+  std::string devices = "0";
+  for (int d = 1; d < 256; ++d) devices += "," + std::to_string(d);
+  expect_usage(cli({"reduce", "--variant", "cpu", "--n", "2^28", "--devices", devices, "--concurrent", "--dry-run"}),
+               "--concurrent: the runs on 256 devices need");
+}

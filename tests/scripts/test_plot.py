@@ -112,6 +112,22 @@ class PlotTest(unittest.TestCase):
         with self.assertRaises(SystemExit):
             plot.plot_ladder(os.path.join(RESULTS, "ci-compare.json"), self.out)
 
+    def test_unreadable_input_is_one_line(self):
+        for text in ("{bad", "[]", '{"schema_version": 2, "results": null}', "\udcff"):
+            path = os.path.join(self.out, "bad.json")
+            with open(path, "w", errors="surrogateescape") as f:
+                f.write(text)
+            with self.assertRaises(SystemExit) as caught:
+                plot.plot_ladder(path, self.out)
+            self.assertIn("bad.json", str(caught.exception.code))
+        with self.assertRaises(SystemExit):
+            plot.plot_ladder(self.write([]), self.out)  # no rows: nothing to draw
+
+    def test_chart_names_are_file_names(self):
+        name = plot.chart_name("run", "ladder", "path=a/b " + "x" * 300, "flushed")
+        self.assertNotIn("/", name)
+        self.assertLessEqual(len(name), 200)
+
     # Schema 2, synthetic.
 
     def test_continuing_ladder_gets_a_speedup_on_its_first_step(self):
