@@ -1,5 +1,8 @@
 #include "kernels/collective/collective_common.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "kernels/collective/elementwise.cuh"
 
 namespace gpubench::collective {
@@ -49,6 +52,9 @@ void combine_on(void* dst, const void* src, std::int64_t n, Elem elem, Op op, cu
 void reduce_sources_on(const std::vector<const void*>& srcs, void* dst, std::int64_t n, Elem elem, Op op,
                        cudaStream_t stream) {
   if (n <= 0) return;
+  if (srcs.size() > std::size_t(kMaxGpus))  // a step's unavailable() keeps larger spans away
+    throw std::invalid_argument("reduce_sources_on: " + std::to_string(srcs.size()) + " sources, at most " +
+                                std::to_string(kMaxGpus));
   Sources s{};
   s.k = int(srcs.size());
   std::copy(srcs.begin(), srcs.end(), s.p);

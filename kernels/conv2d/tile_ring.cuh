@@ -144,6 +144,8 @@ std::string ring_unavailable(const Problem& p) {
 
 template <class Loop>
 Resources ring_resources(const Problem& p) {
+  if (!tma_can_copy(p.in, p.out, std::size_t(p.width) * dtype_size(p.dtype)))  // loads_in_flight runs
+    return step_loads_in_flight().resources(p);
   return visit_problem(p, [&](auto tag, auto radius) {
     using T = typename decltype(tag)::type;
     constexpr int R = decltype(radius)::value;

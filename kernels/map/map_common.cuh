@@ -29,9 +29,11 @@ __device__ __forceinline__ unsigned char gray(unsigned char r, unsigned char g, 
 }
 
 // Calls IMPL::binary(a, b, out, n, f, stream) for vecadd and saxpy (unless
-// IMPL::kBinary is false), and IMPL::grayscale(rgb, out, n, stream).
+// IMPL::kBinary is false), and IMPL::grayscale(rgb, out, n, stream). No
+// elements: nothing to launch (a grid of 0 blocks is an error).
 template <class Impl>
 void run_dispatch(const Problem& p, const Workspace& ws) {
+  if (p.n <= 0) return;
   if (p.op == Op::grayscale) {
     Impl::grayscale(static_cast<const unsigned char*>(p.a), static_cast<unsigned char*>(p.out), p.n, ws.stream);
   } else if constexpr (Impl::kBinary) {

@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(kBlock * kBlock * kBlock)
 
 struct Basic {
   template <class T>
-  static auto kernel() { return &basic<T>; }
+  static auto kernel(const Problem&) { return &basic<T>; }
   template <class T>
   static void launch(const Problem& p, cudaStream_t stream) {
     const unsigned b = blocks(p.n, kBlock);

@@ -31,7 +31,7 @@ __global__ void __launch_bounds__(kIn * kIn * kIn) shared_tiling(const T* in, T*
 
 struct SharedTiling {
   template <class T>
-  static auto kernel() { return &shared_tiling<T>; }
+  static auto kernel(const Problem&) { return &shared_tiling<T>; }
   template <class T>
   static void launch(const Problem& p, cudaStream_t stream) {
     const unsigned b = blocks(p.n, kOut);

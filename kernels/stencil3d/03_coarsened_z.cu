@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kIn * kIn) coarsened_z(const T* in, T* out, st
 
 struct CoarsenedZ {
   template <class T>
-  static auto kernel() { return &coarsened_z<T>; }
+  static auto kernel(const Problem&) { return &coarsened_z<T>; }
   template <class T>
   static void launch(const Problem& p, cudaStream_t stream) {
     const unsigned b = blocks(p.n, kOut);

@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kIn * kIn) register_tiling(const T* in, T* out
 
 struct RegisterTiling {
   template <class T>
-  static auto kernel() { return &register_tiling<T>; }
+  static auto kernel(const Problem&) { return &register_tiling<T>; }
   template <class T>
   static void launch(const Problem& p, cudaStream_t stream) {
     const unsigned b = blocks(p.n, kOut);

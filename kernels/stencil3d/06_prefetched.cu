@@ -70,13 +70,10 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
 
 struct Prefetched {
   template <class T>
-  static auto kernel() { return &prefetched<T, 16 / sizeof(T)>; }
+  static auto kernel(const Problem& p) { return rows_of_vectors<T>(p) ? &prefetched<T, 16 / sizeof(T)> : &prefetched<T, 1>; }
   template <class T>
   static void launch(const Problem& p, cudaStream_t stream) {
-    constexpr int kV = 16 / sizeof(T);
-    const bool aligned = p.n % kV == 0 && reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 &&
-                         reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
-    if (aligned) go<T, kV>(p, stream);
+    if (rows_of_vectors<T>(p)) go<T, 16 / sizeof(T)>(p, stream);
     else go<T, 1>(p, stream);
   }
   template <class T, int V>

@@ -152,6 +152,7 @@ std::string unavailable(const Problem& p) {
 }
 
 Resources resources(const Problem& p) {
+  if (!tma_can_copy(p.in, p.out, std::size_t(p.n) * dtype_size(p.dtype))) return step_vectorized().resources(p);  // what runs
   return visit_float(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return resources_of(&tma_ring<T>, shared_bytes<T>());

@@ -72,8 +72,17 @@ __device__ __forceinline__ void store_vec(T* dst, const Vec<T, V>& w) {
 
 inline unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
 
+// Rows the 128-bit steps can move in vectors of 16 bytes: a whole number of
+// vectors, on 16-byte boundaries (the resource columns ask with null
+// pointers, so there the side alone decides).
+template <class T>
+bool rows_of_vectors(const Problem& p) {
+  return p.n % (16 / sizeof(T)) == 0 && reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
+}
+
 // A step's kernels are IMPL::launch<T>(problem, stream) and, for its
-// resource columns, IMPL::kernel<T>().
+// resource columns, IMPL::kernel<T>(problem): the one launch runs.
 template <class Impl>
 void run_dispatch(const Problem& p, const Workspace& ws) {
   visit_float(p.dtype, [&](auto tag) { Impl::template launch<typename decltype(tag)::type>(p, ws.stream); });
@@ -82,7 +91,7 @@ void run_dispatch(const Problem& p, const Workspace& ws) {
 
 template <class Impl>
 Resources resources_dispatch(const Problem& p) {
-  return visit_float(p.dtype, [&](auto tag) { return resources_of(Impl::template kernel<typename decltype(tag)::type>()); });
+  return visit_float(p.dtype, [&](auto tag) { return resources_of(Impl::template kernel<typename decltype(tag)::type>(p)); });
 }
 
 }  // namespace gpubench::stencil3d
