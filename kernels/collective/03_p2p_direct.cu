@@ -7,6 +7,8 @@
 // reads the other GPUs' reduced slices; each GPU moves 2(G-1)/G of the
 // buffer over the links, as the ring does, in two launches instead of
 // 2(G-1) copies and adds.
+// It costs peer access between every pair of GPUs (at most 8), and one-shot has
+// every GPU read all G-1 peers' whole buffers.
 #include "kernels/collective/collective_common.hpp"
 
 namespace gpubench::collective {

@@ -4,6 +4,8 @@
 // serves as one broadcast; with the loops unrolled, each weight is an
 // operand of its FMA and the weight loads disappear. Pixels still come from
 // global memory, one load per tap.
+// It costs an upload of the mask to __constant__ with a host synchronisation
+// before timing, and at mask 5 it measured 0.67x basic, not yet explained.
 #include "kernels/conv2d/constant_mask.cuh"
 
 namespace gpubench::conv2d {

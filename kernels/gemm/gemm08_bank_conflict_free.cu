@@ -6,6 +6,8 @@
 // reads of A stay aligned. The 16-byte reads of B (lanes 8 floats apart)
 // remain 2-way conflicted. Measure it: these stores are few against the
 // multiply-adds.
+// It costs four padding floats per A row, 8320 bytes of shared memory a block
+// against 8192 (gemm-4096.txt), too few to change occupancy.
 #include "kernels/gemm/vectorized_tile.cuh"
 
 GPUBENCH_GEMM_STEP(bank_conflict_free, Ladder::cuda_core, Precision::fp32,

@@ -7,6 +7,8 @@
 // thread), so each loaded element feeds more multiply-adds. A is copied
 // element by element into its transposed place. The tile, its pipeline and
 // the kernel are in pipelined_tile.cuh, which the next two steps share.
+// It costs 74496 bytes of dynamic shared memory (past the 48 KB static limit,
+// an opt-in) and 226 registers: one 256-thread block an SM.
 #include "kernels/gemm/pipelined_tile.cuh"
 
 GPUBENCH_GEMM_STEP_DYN(pipelined, Ladder::cuda_core, Precision::fp32,

@@ -12,6 +12,8 @@
 // - The grid has the fewest clusters that take the tiles in as many rounds:
 //   64 instead of 66 at 4096^3 and 8192^3, whose last round left 8 and 32
 //   idle.
+// It costs C's place in L2: stored evict-first, the output is the first to go,
+// so a kernel that reads C next would find less of it in L2.
 #include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"

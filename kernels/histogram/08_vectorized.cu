@@ -5,6 +5,9 @@
 // DRAM latency. It drops the course's aggregation: on the H200 a warp's
 // shared-memory atomics on one address cost no more than on different ones,
 // and the run test only adds work (docs/ladders/histogram.md).
+// It costs registers for the four vectors in flight (32 against
+// coarsened_interleaved's 14, histogram-i32.txt) and scalar loops for an
+// unaligned head and tail.
 #include "kernels/histogram/vector_loop.cuh"
 
 namespace gpubench::histogram {

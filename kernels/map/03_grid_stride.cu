@@ -2,6 +2,8 @@
 // (blocks per SM x SMs), each thread looping over the array with a stride
 // of the whole grid. The millions of block launches of one_per_element
 // become a few thousand resident blocks; the accesses are unchanged.
+// It costs a loop with a 64-bit index per element, 28 registers against 12
+// (float32 vecadd), and ran 0.96x one_per_element in float64.
 #include "kernels/map/map_common.cuh"
 
 namespace gpubench::map {

@@ -4,6 +4,8 @@
 // tree once. A block covers 2 * kCoarsening * blockDim elements, so there are
 // that many times fewer trees to pay for. (course3, the shared-memory tree, is
 // the same kernel as reduce3.)
+// It costs parallelism on small inputs: a block needs 8 x blockDim elements, so
+// a given n launches a quarter of course3's blocks.
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"

@@ -4,6 +4,8 @@
 // are wasted: one warp finishes the tree alone. The slides' `volatile`
 // version is a race on Volta and later; see warp_tail_shared for the
 // __syncwarp() version used here.
+// It costs two __syncwarp() and a shared store by all 32 lanes per tail level,
+// where reduce3 stored from the active lanes only.
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"

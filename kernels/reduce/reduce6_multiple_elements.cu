@@ -3,6 +3,8 @@
 // input with a grid-stride loop, adding many elements in registers before the
 // (unrolled) tree runs once. Fewer blocks means fewer trees, barriers and
 // partials per element: the work per element approaches one load and one add.
+// For float types it costs accuracy: each thread adds its hundreds of elements
+// in one serial chain, whose rounding error grows with the chain's length.
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"

@@ -3,6 +3,8 @@
 // once and written once per tile. Each step still needs two barriers: one
 // so every thread has read its operand before any thread overwrites it,
 // one before the next step reads.
+// It costs a tile of shared memory a block (1024 elements, 4 or 8 KB), and
+// every step runs over the whole tile, even a short last one.
 #include "kernels/scan/segmented.cuh"
 
 namespace gpubench::scan {

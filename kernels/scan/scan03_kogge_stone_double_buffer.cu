@@ -1,6 +1,8 @@
 // kogge-stone-double-buffer — two shared buffers: each step reads one and
 // writes the other, so no thread can overwrite an operand another thread
 // has yet to read, and one barrier per step is enough (lecture 11).
+// It costs twice the shared memory: two 1024-element buffers a block (8 or 16
+// KB) instead of one.
 #include "kernels/scan/segmented.cuh"
 
 namespace gpubench::scan {

@@ -4,6 +4,9 @@
 // double-buffered Kogge-Stone, and each thread adds the sum of the sections
 // before its own. The tile is loaded and stored coalesced through shared
 // memory, padded so the threads' section reads do not collide in banks.
+// It costs work and shared memory: 3.87 adds per element against brent_kung's
+// 2.99 (scan-2p28.txt), and a padded 4096-element tile plus two 512-element sum
+// buffers.
 #include "kernels/scan/segmented.cuh"
 
 namespace gpubench::scan {

@@ -4,6 +4,8 @@
 // totals, and each thread applies its prefix. A tile takes 5 barriers (2 to
 // load, 2 in the block scan, 1 to store) against coarsened's 12, 9 of them
 // in the double-buffered Kogge-Stone of the section sums.
+// It costs registers: each thread holds its 8 elements in registers from load
+// to store, where coarsened kept them in shared memory.
 #include "kernels/scan/warp_shuffle_tile.cuh"
 
 GPUBENCH_SCAN_STEP(warp_shuffle, Segmented<WarpShuffle>, Ladder::course,

@@ -2,6 +2,8 @@
 // a, b and c to the GPU before the kernel and c to the host after it.
 // Whole ranges migrate in bulk instead of page by page (c both ways, as in
 // managed; GB/s counts the 12 bytes per element the operation needs).
+// It costs the code knowing where each buffer is used next: four prefetch calls
+// a run, on one stream, so migrations and the add do not overlap.
 #include "kernels/transfer/transfer_common.hpp"
 
 namespace gpubench::transfer {

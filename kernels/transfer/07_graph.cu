@@ -3,6 +3,8 @@
 // and a join back) and replayed with one cudaGraphLaunch. The copies and
 // kernels are the same; the host's per-call launch work goes, which
 // matters when chunks are small and many.
+// It costs a capture and instantiation before timing, and the graph is frozen:
+// another n, chunk size or stream count needs a new capture.
 #include "kernels/transfer/transfer_common.hpp"
 
 #include <vector>
