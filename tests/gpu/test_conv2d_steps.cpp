@@ -39,7 +39,10 @@ TEST_CASE("every conv2d step is correct at small, odd and tile-straddling sizes"
 
 TEST_CASE("every conv2d step past 65535 rows of tiles (the grid steps down the image)", "[gpu][conv2d]") {
   const std::int64_t h = std::getenv("GPUBENCH_TEST_QUICK") ? 65536 * 32 + 1 : 2'100'001;
-  for (const int side : {3, 15}) check_all(5, h, side, DType::f32);
+  for (const int side : {3, 15}) {
+    check_all(5, h, side, DType::f32);  // rows of 20 bytes: the TMA rings fall back to loads_in_flight
+    check_all(8, h, side, DType::f32);  // rows of 32 bytes: the TMA rings themselves
+  }
 }
 
 TEST_CASE("every conv2d step past 2^31 pixels (float32)", "[gpu][conv2d][large]") {

@@ -37,6 +37,7 @@ TEST_CASE("every stencil3d step at 512^3 and past 2^31 points", "[gpu][stencil3d
   check_all(512, DType::f64);   // slab_stores' and row_slabs' widest float64 side
   check_all(644, DType::f32);   // row_slabs with three boxes of 256 columns a row, the last mostly past the grid
   check_all(1291, DType::f32);  // 2^31 + 3.6 million points; cuSPARSE is skipped (its matrix)
+  check_all(1292, DType::f32);  // the same past 2^31, with rows of whole 16-byte vectors: the 128-bit and TMA paths
 }
 
 // The benchmark's buffers come from cudaMalloc, 256-byte aligned; a step
