@@ -109,12 +109,11 @@ extern "C" void remove_temps_and_die(int signal) {
   std::raise(signal);
 }
 
-// While alive, SIGINT, SIGTERM and SIGHUP remove `temps` before they end the process.
+// While alive, SIGINT, SIGTERM and SIGHUP remove the files track() names
+// before they end the process.
 class TempsOnSignal {
  public:
-  explicit TempsOnSignal(const std::vector<std::string>& temps) {
-    for (std::size_t i = 0; i < temps.size() && i < pending_temps.size(); ++i)
-      if (!temps[i].empty()) pending_temps[i] = temps[i].c_str();
+  TempsOnSignal() {
     struct sigaction handler {};
     handler.sa_handler = remove_temps_and_die;
     sigemptyset(&handler.sa_mask);
@@ -123,6 +122,10 @@ class TempsOnSignal {
   ~TempsOnSignal() {
     for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &before_[i], nullptr);
     for (auto& slot : pending_temps) slot = nullptr;
+  }
+  // `temp` must outlive this object, unchanged until it is renamed or removed.
+  void track(std::size_t slot, const std::string& temp) {
+    if (slot < pending_temps.size()) pending_temps[slot] = temp.c_str();
   }
   TempsOnSignal(const TempsOnSignal&) = delete;
   TempsOnSignal& operator=(const TempsOnSignal&) = delete;
@@ -173,11 +176,13 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
       if (fd >= 0) close(fd);
   };
   try {
+    TempsOnSignal on_signal;
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       const auto& [target, content] = outputs[i];
       if (target.kind != OutputTarget::Kind::file) continue;
       const int fd = make_temp(target.written, temps[i]);
       if (fd < 0) fail(target.path, std::strerror(errno));
+      on_signal.track(i, temps[i]);
       struct stat st {};
       const mode_t umask_now = umask(0);
       umask(umask_now);
@@ -191,7 +196,6 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
       }
       if (close(fd) != 0) fail(target.path, std::strerror(errno));
     }
-    const TempsOnSignal on_signal(temps);
     // Non-blocking to open: a FIFO nobody reads is an error, not a hang;
     // blocking to write, so a slow reader is waited for.
     for (std::size_t i = 0; i < outputs.size(); ++i) {
