@@ -45,7 +45,8 @@ for group in $groups; do
       run scan-2p28-float32 scan --n 2^28 --dtype float32
       run scan-sizes scan --variant decoupled_lookback,cub --n 2^24,2^30
       run scan-8byte scan --variant decoupled_lookback,cub --n 2^24,2^28,2^30 --dtype float64,int64 --kind inclusive,exclusive
-      run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747 ;;
+      run scan-past-2p31 scan --variant single_pass_chained,decoupled_lookback,cub --n 2147487747
+      run sweep-scan run configs/sweep-scan.json ;;
     gemm)
       run gemm-4096 gemm
       run gemm-8192 gemm --m 8192 --n 8192 --k 8192
@@ -73,7 +74,8 @@ for group in $groups; do
       run sweep-map run configs/sweep-map.json ;;
     transfer)
       run transfer transfer
-      run transfer-streams transfer --variant streams,graph,bidirectional --streams 1,2,4,8,16 ;;
+      run transfer-streams transfer --variant streams,graph,bidirectional --streams 1,2,4,8,16
+      run sweep-transfer run configs/sweep-transfer.json ;;
     ci)
       previous=$(mktemp)  # the committed CI baseline, to compare the new one with
       [ -f "$out/ci.json" ] && cp "$out/ci.json" "$previous"
