@@ -14,6 +14,21 @@
 
 using namespace gpubench;
 
+namespace {
+
+// Every step at m x n x k, through the runner: each result verified.
+void check_every_step(int m, int n, int k) {
+  const RunRequest req{builtin_patterns().find("gemm"), {{"m", m}, {"n", n}, {"k", k}, {"seed", 42}}, "all", 0,
+                       {0, 1, 0.0, 1, false}};
+  const RunReport rep = run(req, std::cerr);
+  for (const auto& r : rep.results) {
+    INFO(r.variant << " " << m << "x" << n << "x" << k << ": " << r.error.value_or(""));
+    CHECK(r.verified);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple sizes", "[gpu][gemm]") {
   // Ragged against every tile; {130, 132, 20} and {257, 260, 36} keep n and k
   // multiples of 4, so the 16-byte paths run on partial tiles too. The 2100-row
@@ -32,13 +47,12 @@ TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple si
     sizes.emplace_back(301, 299, 1999);
     sizes.emplace_back(4097, 4097, 4097);
   }
-  for (const auto& [m, n, k] : sizes) {
-    const RunRequest req{builtin_patterns().find("gemm"), {{"m", m}, {"n", n}, {"k", k}, {"seed", 42}}, "all", 0,
-                         {0, 1, 0.0, 1, false}};
-    const RunReport rep = run(req, std::cerr);
-    for (const auto& r : rep.results) {
-      INFO(r.variant << " " << m << "x" << n << "x" << k << ": " << r.error.value_or(""));
-      CHECK(r.verified);
-    }
-  }
+  for (const auto& [m, n, k] : sizes) check_every_step(m, n, k);
+}
+
+TEST_CASE("every gemm step past 2^31 elements of A and of C", "[gpu][gemm][large]") {
+  // A of 65537 x 32769 (2^31 + 98305 elements) and C of 46341^2 (2^31 + 4633):
+  // row offsets past 32 bits in the loads and in the epilogues' stores.
+  const std::vector<std::tuple<int, int, int>> sizes = {{65537, 32, 32769}, {46341, 46341, 8}};
+  for (const auto& [m, n, k] : sizes) check_every_step(m, n, k);
 }
