@@ -369,7 +369,10 @@ def main(argv=None):
     except OSError as e:
         sys.exit(f"cannot write the charts into {out_dir}: {e.strerror or e}")
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
-        sys.exit(f"{args.input}: not drawable as a gpubench {args.chart} file ({type(e).__name__}: {e})")
+        if os.environ.get("PLOT_TRACEBACK"):  # a bug of this script's, not of the file
+            raise
+        sys.exit(f"{args.input}: not drawable as a gpubench {args.chart} file ({type(e).__name__}: {e}; "
+                 "PLOT_TRACEBACK=1 shows where)")
     for path in written:
         print(path)
 

@@ -14,13 +14,14 @@ out=${2:-results/h200}
 shift $(( $# < 2 ? $# : 2 ))
 groups=${*:-reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs}
 mkdir -p "$out"
-trap 'rm -f "$out"/.*.partial' EXIT
+previous=""  # the ci group's copy of the committed baseline
+trap 'rm -f "$out"/.*.partial ${previous:+"$previous"}' EXIT
 run() {  # name, then gpubench arguments
   local name=$1; shift
   echo "== $name: gpubench $*" >&2
   # The table replaces the committed one only when gpubench wrote the JSON
   # beside it (exit 0, or 1 with a FAIL row): a run that ends in an error
-  # leaves both as they were.
+  # leaves both as they were. Any exit but 0 then stops the script (set -e).
   local status=0
   "$bin" "$@" --json "$out/$name.json" | tee "$out/.$name.txt.partial" || status=$?
   if [ "$status" -gt 1 ]; then return "$status"; fi

@@ -110,14 +110,18 @@ extern "C" void remove_temps_and_die(int signal) {
 }
 
 // While alive, SIGINT, SIGTERM and SIGHUP remove the files track() names
-// before they end the process.
+// before they end the process; a signal the process ignores (nohup) stays
+// ignored.
 class TempsOnSignal {
  public:
   TempsOnSignal() {
     struct sigaction handler {};
     handler.sa_handler = remove_temps_and_die;
     sigemptyset(&handler.sa_mask);
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &handler, &before_[i]);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+      sigaction(kSignals[i], nullptr, &before_[i]);
+      if (before_[i].sa_handler != SIG_IGN) sigaction(kSignals[i], &handler, nullptr);
+    }
   }
   ~TempsOnSignal() {
     for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &before_[i], nullptr);

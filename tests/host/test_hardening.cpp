@@ -449,8 +449,8 @@ TEST_CASE("27: standard output named twice, once as '-' and once by a path, is r
 }
 
 TEST_CASE("28: --dry-run refuses what --concurrent would refuse: runs that do not fit in host memory at once") {
-  std::string devices = "0";
-  for (int d = 1; d < 256; ++d) devices += "," + std::to_string(d);
+  std::string devices = "0";  // 1024 runs of about 1 GiB each: more than any host's memory
+  for (int d = 1; d < 1024; ++d) devices += "," + std::to_string(d);
   expect_usage(cli({"reduce", "--variant", "cpu", "--n", "2^28", "--devices", devices, "--concurrent", "--dry-run"}),
-               "--concurrent: the runs on 256 devices need");
+               "--concurrent: the runs on 1024 devices need");
 }
