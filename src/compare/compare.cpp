@@ -49,16 +49,11 @@ int concurrent_devices(const BenchResult& r) {
   return n && n->is_number_integer() ? n->get<int>() : 1;
 }
 
-// The devices a row's run spanned together (null: one).
-nlohmann::json spanned_devices(const BenchResult& r) {
-  return r.measure.is_object() ? r.measure.value("devices", nlohmann::json()) : nlohmann::json();
-}
-
 Verdict judge(const BenchResult& base, const BenchResult& fresh, const Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
   if (base.throttled() || fresh.throttled()) return Verdict::unclear;  // a held-down clock says nothing of the code
   if (concurrent_devices(base) != concurrent_devices(fresh)) return Verdict::unclear;  // other devices' load differed
-  if (spanned_devices(base) != spanned_devices(fresh)) return Verdict::unclear;  // not the same set of GPUs
+  if (base.spanned_devices() != fresh.spanned_devices()) return Verdict::unclear;  // not the same set of GPUs
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
   if (row.p_value >= o.alpha) return Verdict::unclear;
   return row.change > 0 ? Verdict::faster : Verdict::slower;

@@ -38,7 +38,7 @@ Fleet judge(const std::vector<Input>& inputs, double threshold) {
   for (const Input& in : inputs)
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
-      const nlohmann::json span = r.measure.is_object() ? r.measure.value("devices", nlohmann::json()) : nlohmann::json();
+      const nlohmann::json span = r.spanned_devices();
       const std::string what = fmt::format("{} {} {} (L2 {}{})", r.pattern, r.variant, params_text(r.params, " "),
                                            r.hot ? "hot" : "flushed", span.is_null() ? "" : ", GPUs " + span.dump());
       const std::string device = device_label(in, r);

@@ -50,7 +50,6 @@ void check_at_once(const std::vector<RunRequest>& runs) {
 
 std::vector<RunReport> run_devices_at_once(std::vector<RunRequest> runs, bool progress, std::ostream& err) {
   const std::vector<int> devices = devices_of(runs);
-  check_at_once(runs);
   for (RunRequest& r : runs) r.concurrent_devices = int(devices.size());
   std::vector<RunReport> reports(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());

@@ -17,7 +17,7 @@ namespace gpubench {
 // host may use. Needs no GPU.
 void check_at_once(const std::vector<RunRequest>& runs);
 
-// The reports of `runs`, in their order (check_at_once first). Progress lines (when asked) go to
+// The reports of `runs`, which check_at_once has passed, in their order. Progress lines (when asked) go to
 // `err` as runs start, under a lock; each device's notes follow once every
 // thread has ended. The first failure, in the order of `runs`, is rethrown
 // then; after a failure no device starts another run.

@@ -3,7 +3,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <utility>
@@ -12,6 +11,7 @@
 
 #include "src/detail/errors.hpp"
 #include "src/detail/json_text.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 
@@ -40,12 +40,11 @@ unsigned host_threads() {
                              : machine;
     const char* text = std::getenv("GPUBENCH_HOST_THREADS");
     if (!text || !*text) return all;
-    char* end = nullptr;
-    const unsigned long asked = std::strtoul(text, &end, 10);
-    if (*end != '\0' || asked < 1 || asked > 4096 || !std::isdigit(static_cast<unsigned char>(text[0])))
+    const std::optional<std::uint64_t> asked = whole_number(text);
+    if (!asked || *asked < 1 || *asked > 4096)
       throw UsageError(fmt::format("GPUBENCH_HOST_THREADS={}: expected a whole number from 1 to 4096",
                                    quoted(nlohmann::json(text))));
-    return unsigned(asked);
+    return unsigned(*asked);
   }();
   return threads;
 }

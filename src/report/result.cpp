@@ -17,6 +17,10 @@ const Metric* BenchResult::metric(const std::string& name) const {
   return nullptr;
 }
 
+nlohmann::json BenchResult::spanned_devices() const {
+  return measure.is_object() ? measure.value("devices", nlohmann::json()) : nlohmann::json();
+}
+
 std::optional<double> BenchResult::primary_value() const {
   const Metric* m = metric(primary);
   return m ? m->value : std::nullopt;

@@ -57,6 +57,9 @@ struct BenchResult {
   const Metric* metric(const std::string& name) const;
   // The primary metric's value, absent when it has none.
   std::optional<double> primary_value() const;
+  // The devices a run that spanned GPUs used together (measure.devices);
+  // null for a run on one device.
+  nlohmann::json spanned_devices() const;
 };
 
 struct RunReport {
