@@ -20,10 +20,10 @@ __global__ void course1_kernel(T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = segment < n ? in[segment] : Op::template identity<T>();
 }
 
-struct Course1 : MultipassScratch<2> {
+struct Course1 : Multipass<Course1, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 2, course1_kernel<T, Op>, 0);
+  static auto launch(const Problem&) {
+    return Launch{course1_kernel<T, Op>, std::size_t{0}};
   }
 };
 

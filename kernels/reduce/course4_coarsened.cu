@@ -29,10 +29,10 @@ __global__ void course4_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Course4 : MultipassScratch<2 * kCoarsening> {
+struct Course4 : Multipass<Course4, 2 * kCoarsening> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 2 * kCoarsening, course4_kernel<T, Op>, p.block * sizeof(T));
+  static auto launch(const Problem& p) {
+    return Launch{course4_kernel<T, Op>, p.block * sizeof(T)};
   }
 };
 

@@ -40,5 +40,5 @@ struct CubReduce {
 }  // namespace
 }  // namespace gpubench::reduce
 
-GPUBENCH_REDUCE_STEP(cub, CubReduce, Ladder::baseline, false,
+GPUBENCH_REDUCE_LIBRARY_STEP(cub, CubReduce, Ladder::baseline, false,
                      "cub::DeviceReduce (CUDA toolkit library)")

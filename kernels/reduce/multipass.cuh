@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernels/common/resources.cuh"
 #include "kernels/reduce/ops.cuh"
 #include "kernels/reduce/reduce_step.hpp"
 #include "src/detail/cuda_check.hpp"
@@ -53,6 +54,15 @@ struct MultipassScratch {
   }
 };
 
+// The kernel a step launches and the dynamic shared memory it launches with.
+template <class Kernel>
+struct Launch {
+  Kernel kernel;
+  std::size_t shared_bytes;
+};
+template <class Kernel>
+Launch(Kernel, std::size_t) -> Launch<Kernel>;
+
 // Runs kernel(src, dst, n) pass after pass, p.block threads and elems_per_thread
 // elements per thread. `In` is `const T` for kernels that only read their input
 // and `T` for those that fold it in place (Step::modifies_input).
@@ -65,6 +75,22 @@ void run_multipass(const Problem& p, const Workspace& ws, int elems_per_thread,
                         kernel<<<blocks, p.block, smem_bytes, ws.stream>>>(const_cast<In*>(src), dst, n);
                       });
 }
+
+// A step run by run_multipass: Impl gives launch<T, Op>(problem), its
+// kernel and dynamic shared bytes, which run and the resource columns share.
+template <class Impl, int kElemsPerThread>
+struct Multipass : MultipassScratch<kElemsPerThread> {
+  template <class T, class Op>
+  static void run(const Problem& p, const Workspace& ws) {
+    const auto l = Impl::template launch<T, Op>(p);
+    run_multipass<T>(p, ws, kElemsPerThread, l.kernel, l.shared_bytes);
+  }
+  template <class T, class Op>
+  static Resources resources(const Problem& p) {
+    const auto l = Impl::template launch<T, Op>(p);
+    return resources_of(l.kernel, int(l.shared_bytes));
+  }
+};
 
 // Grid for a grid-stride kernel: as many blocks as the SMs hold at once, but
 // no more than the work needs (one pass of `per_block_pass` elements each).
@@ -102,6 +128,21 @@ struct GridStrideTwoPass {
     if (g == 1) return;
     kernel<<<1, p.block, smem_bytes, ws.stream>>>(partials, out, g);
     GPUBENCH_CHECK_LAUNCH();
+  }
+};
+
+// A step run by run_two_pass, its launch<T, Op>(problem) as Multipass's.
+template <class Impl, int kLoads, int kBytesPerLoad = 0>
+struct GridStride : GridStrideTwoPass<kLoads, kBytesPerLoad> {
+  template <class T, class Op>
+  static void run(const Problem& p, const Workspace& ws) {
+    const auto l = Impl::template launch<T, Op>(p);
+    GridStrideTwoPass<kLoads, kBytesPerLoad>::template run_two_pass<T>(p, ws, l.kernel, l.shared_bytes);
+  }
+  template <class T, class Op>
+  static Resources resources(const Problem& p) {
+    const auto l = Impl::template launch<T, Op>(p);
+    return resources_of(l.kernel, int(l.shared_bytes));
   }
 };
 

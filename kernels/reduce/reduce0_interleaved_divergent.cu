@@ -23,10 +23,10 @@ __global__ void reduce0_kernel(const T* in, T* out, std::int64_t n) {
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 
-struct Reduce0 : MultipassScratch<1> {
+struct Reduce0 : Multipass<Reduce0, 1> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 1, reduce0_kernel<T, Op>, p.block * sizeof(T));
+  static auto launch(const Problem& p) {
+    return Launch{reduce0_kernel<T, Op>, p.block * sizeof(T)};
   }
 };
 

@@ -20,10 +20,10 @@ __global__ void reduce2_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce2 : MultipassScratch<1> {
+struct Reduce2 : Multipass<Reduce2, 1> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 1, reduce2_kernel<T, Op>, p.block * sizeof(T));
+  static auto launch(const Problem& p) {
+    return Launch{reduce2_kernel<T, Op>, p.block * sizeof(T)};
   }
 };
 

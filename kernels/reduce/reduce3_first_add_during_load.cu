@@ -21,10 +21,10 @@ __global__ void reduce3_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce3 : MultipassScratch<2> {
+struct Reduce3 : Multipass<Reduce3, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 2, reduce3_kernel<T, Op>, p.block * sizeof(T));
+  static auto launch(const Problem& p) {
+    return Launch{reduce3_kernel<T, Op>, p.block * sizeof(T)};
   }
 };
 

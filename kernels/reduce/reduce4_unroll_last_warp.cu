@@ -24,10 +24,10 @@ __global__ void reduce4_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce4 : MultipassScratch<2> {
+struct Reduce4 : Multipass<Reduce4, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_multipass<T>(p, ws, 2, reduce4_kernel<T, Op>, p.block * sizeof(T));
+  static auto launch(const Problem& p) {
+    return Launch{reduce4_kernel<T, Op>, p.block * sizeof(T)};
   }
 };
 

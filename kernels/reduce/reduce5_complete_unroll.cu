@@ -20,11 +20,11 @@ __global__ void reduce5_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce5 : MultipassScratch<2> {
+struct Reduce5 : Multipass<Reduce5, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
+  static auto launch(const Problem& p) {
     auto kernel = with_block_size(p.block, [](auto b) { return reduce5_kernel<decltype(b)::value, T, Op>; });
-    run_multipass<T>(p, ws, 2, kernel, p.block * sizeof(T));
+    return Launch{kernel, p.block * sizeof(T)};
   }
 };
 

@@ -23,11 +23,11 @@ __global__ void reduce6_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce6 : GridStrideTwoPass<2> {
+struct Reduce6 : GridStride<Reduce6, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
+  static auto launch(const Problem& p) {
     auto kernel = with_block_size(p.block, [](auto b) { return reduce6_kernel<decltype(b)::value, T, Op>; });
-    run_two_pass<T>(p, ws, kernel, p.block * sizeof(T));
+    return Launch{kernel, p.block * sizeof(T)};
   }
 };
 

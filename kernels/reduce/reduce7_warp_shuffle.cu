@@ -19,10 +19,10 @@ __global__ void reduce7_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce7 : GridStrideTwoPass<2> {
+struct Reduce7 : GridStride<Reduce7, 2> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_two_pass<T>(p, ws, reduce7_kernel<T, Op>, 0);
+  static auto launch(const Problem&) {
+    return Launch{reduce7_kernel<T, Op>, std::size_t{0}};
   }
 };
 

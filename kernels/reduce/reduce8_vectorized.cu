@@ -21,10 +21,10 @@ __global__ void reduce8_kernel(const T* in, T* out, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-struct Reduce8 : GridStrideTwoPass<kVectorLoadsInFlight, 16> {
+struct Reduce8 : GridStride<Reduce8, kVectorLoadsInFlight, 16> {
   template <class T, class Op>
-  static void run(const Problem& p, const Workspace& ws) {
-    run_two_pass<T>(p, ws, reduce8_kernel<T, Op>, 0);
+  static auto launch(const Problem&) {
+    return Launch{reduce8_kernel<T, Op>, std::size_t{0}};
   }
 };
 

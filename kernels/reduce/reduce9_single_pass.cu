@@ -96,6 +96,10 @@ struct Reduce9 {
         static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, counter, partials);
     GPUBENCH_CHECK_LAUNCH();
   }
+  template <class T, class Op>
+  static Resources resources(const Problem&) {
+    return resources_of(reduce9_kernel<T, Op>);
+  }
 };
 
 }  // namespace

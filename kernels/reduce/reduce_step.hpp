@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/common/dtype.hpp"
+#include "kernels/common/resources.hpp"
 
 namespace gpubench::reduce {
 
@@ -50,6 +51,9 @@ struct Step {
   bool modifies_input;  // the harness restores the input before each sample
   std::size_t (*scratch_bytes)(const Problem&, const Workspace&);
   void (*run)(const Problem&, const Workspace&);
+  // What the compiler gave the kernel that reads the input, at this
+  // problem's type, operator and block size; nullptr for library and host steps.
+  Resources (*resources)(const Problem&) = nullptr;
 };
 
 }  // namespace gpubench::reduce

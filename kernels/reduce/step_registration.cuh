@@ -3,7 +3,9 @@
 // An implementation is a struct with
 //   template <class T, class Op> static std::size_t scratch_bytes(const Problem&, const Workspace&);
 //   template <class T, class Op> static void run(const Problem&, const Workspace&);
-// and GPUBENCH_REDUCE_STEP instantiates both for every dtype x operator.
+//   template <class T, class Op> static Resources resources(const Problem&);  (not a library's)
+// and GPUBENCH_REDUCE_STEP instantiates them for every dtype x operator;
+// GPUBENCH_REDUCE_LIBRARY_STEP the first two.
 #pragma once
 
 #include "kernels/reduce/ops.cuh"
@@ -37,13 +39,24 @@ void run_dispatch(const Problem& p, const Workspace& ws) {
   });
 }
 
+template <class Impl>
+Resources resources_dispatch(const Problem& p) {
+  return visit_types(p.dtype, p.op, [&](auto tag, auto op) {
+    return Impl::template resources<typename decltype(tag)::type, decltype(op)>(p);
+  });
+}
+
 }  // namespace gpubench::reduce
 
-#define GPUBENCH_REDUCE_STEP(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY)                     \
-  namespace gpubench::reduce {                                                               \
-  const Step& step_##NAME() {                                                                \
-    static const Step step{#NAME, LADDER, SUMMARY, Where::device, MODIFIES_INPUT,           \
-                           &scratch_dispatch<IMPL>, &run_dispatch<IMPL>};                    \
-    return step;                                                                             \
-  }                                                                                          \
+#define GPUBENCH_REDUCE_STEP_WITH(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY, RESOURCES) \
+  namespace gpubench::reduce {                                                           \
+  const Step& step_##NAME() {                                                            \
+    static const Step step{#NAME,                  LADDER, SUMMARY, Where::device, MODIFIES_INPUT, \
+                           &scratch_dispatch<IMPL>, &run_dispatch<IMPL>, RESOURCES};      \
+    return step;                                                                         \
+  }                                                                                      \
   }
+#define GPUBENCH_REDUCE_STEP(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY) \
+  GPUBENCH_REDUCE_STEP_WITH(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY, &resources_dispatch<IMPL>)
+#define GPUBENCH_REDUCE_LIBRARY_STEP(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY) \
+  GPUBENCH_REDUCE_STEP_WITH(NAME, IMPL, LADDER, MODIFIES_INPUT, SUMMARY, nullptr)

@@ -68,6 +68,11 @@ struct ReduceThenScan {
     GPUBENCH_CHECK_LAUNCH();
   }
 
+  template <class T>
+  static auto output_kernel() {
+    return scan_from_prefix_kernel<T, Sum>;
+  }
+
   // One addition per element to reduce, the tile scan again, the tile sums' scan.
   static double adds_per_element(std::int64_t n) {
     const double tile_scan = (WarpShuffle::tile_adds(kTile) + kThreads) / double(kTile);

@@ -54,6 +54,11 @@ struct Chained {
     GPUBENCH_CHECK_LAUNCH();
   }
 
+  template <class T>
+  static auto output_kernel() {
+    return chained_kernel<T, Sum>;
+  }
+
   // Thread sections, warp scans, prefixes; plus one addition per tile in the chain.
   static double adds_per_element(std::int64_t) {
     return (kThreads * (kItems - 1) + (kThreads / 32 + 1) * kogge_stone_adds(32) + 2 * kThreads +

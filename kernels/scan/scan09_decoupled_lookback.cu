@@ -122,6 +122,11 @@ struct DecoupledLookback {
                        p.kind == Kind::exclusive, status);
   }
 
+  template <class T>
+  static auto output_kernel() {
+    return lookback_kernel<T, Sum, kLookbackThreads<T>, kLookbackItems>;
+  }
+
   // As single_pass_chained, plus the look-back window's warp scan per tile
   // (one window when predecessors are ahead, as they mostly are); counted
   // for 4-byte elements (32 per thread).

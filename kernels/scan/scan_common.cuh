@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/resources.cuh"
 #include "kernels/scan/scan_step.hpp"
 #include "src/detail/cuda_check.hpp"
 
@@ -136,15 +137,23 @@ void run_dispatch(const Problem& p, const Workspace& ws) {
   visit_dtype_with_int64(p.dtype, [&](auto tag) { Impl::template run<typename decltype(tag)::type>(p, ws); });
 }
 
+template <class Impl>
+Resources resources_dispatch(const Problem& p) {
+  return visit_dtype_with_int64(p.dtype, [&](auto tag) {
+    return resources_of(Impl::template output_kernel<typename decltype(tag)::type>());
+  });
+}
+
 }  // namespace gpubench::scan
 
-// Registers IMPL (a struct with template <class T> scratch_bytes and run,
-// and adds_per_element) as step NAME for every element type.
+// Registers IMPL (a struct with template <class T> scratch_bytes, run and
+// output_kernel, the kernel that writes the output, for the resource
+// columns; and adds_per_element) as step NAME for every element type.
 #define GPUBENCH_SCAN_STEP(NAME, IMPL, LADDER, SUMMARY)                                                   \
   namespace gpubench::scan {                                                                             \
   const Step& step_##NAME() {                                                                            \
     static const Step step{#NAME,           LADDER, SUMMARY, Where::device, &scratch_dispatch<IMPL>, \
-                           &run_dispatch<IMPL>, &IMPL::adds_per_element};                                \
+                           &run_dispatch<IMPL>, &IMPL::adds_per_element, &resources_dispatch<IMPL>};     \
     return step;                                                                                         \
   }                                                                                                      \
   }

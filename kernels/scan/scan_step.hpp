@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernels/common/dtype.hpp"
+#include "kernels/common/resources.hpp"
 
 namespace gpubench::scan {
 
@@ -46,6 +47,9 @@ struct Step {
   void (*run)(const Problem&, const Workspace&);
   // Operator applications per element the algorithm performs at this n.
   double (*adds_per_element)(std::int64_t n);
+  // What the compiler gave the kernel that writes the output, at this
+  // problem's element type; nullptr for library and host steps.
+  Resources (*resources)(const Problem&) = nullptr;
 };
 
 }  // namespace gpubench::scan

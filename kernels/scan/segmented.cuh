@@ -71,6 +71,11 @@ struct Segmented {
                   static_cast<unsigned char*>(ws.scratch), ws.stream);
   }
 
+  template <class T>
+  static auto output_kernel() {
+    return scan_tiles_kernel<Algo, T, Sum>;
+  }
+
   // Full tiles at every level, plus the add-back of each level.
   static double adds_per_element(std::int64_t n) {
     double adds = 0;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "src/detail/cuda_check.hpp"
@@ -136,5 +137,25 @@ TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][red
     const Verdict v = f.check(s, 256);
     INFO(describe(s, f, 256) << ": " << v.detail);
     CHECK(v.ok);
+  }
+}
+
+// The report's resource columns: every kernel of ours reports what the
+// compiler gave it, at every type, operator and block size, and none spills.
+TEST_CASE("every hand-written reduce step reports its kernel's resources, without spills", "[gpu][reduce]") {
+  open_device(0);
+  for (const Step& s : ladder()) {
+    if (s.where != Where::device) continue;
+    INFO(s.name);
+    CHECK((s.resources != nullptr) == (std::string(s.name) != "cub"));
+    if (!s.resources) continue;
+    for (const DType t : {DType::i32, DType::f32, DType::f64})
+      for (const Op o : {Op::sum, Op::min, Op::max})
+        for (const int block : kBlocks) {
+          const Resources r = s.resources(Problem{nullptr, nullptr, 1 << 20, t, o, block});
+          INFO(dtype_name(t) << " op=" << int(o) << " block=" << block);
+          CHECK(r.registers > 0);
+          CHECK(r.local_bytes == 0);
+        }
   }
 }

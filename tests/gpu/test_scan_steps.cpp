@@ -4,15 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <vector>
-
-#include "src/detail/cuda_check.hpp"
-#include "src/detail/device_buffer.hpp"
-#include "src/patterns/scan/host_scan.hpp"
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "src/core/registry.hpp"
 #include "src/core/runner.hpp"
+#include "src/detail/cuda_check.hpp"
+#include "src/detail/device.hpp"
+#include "src/detail/device_buffer.hpp"
+#include "src/patterns/scan/host_scan.hpp"
 #include "src/patterns/scan/steps.hpp"
 
 using namespace gpubench;
@@ -81,4 +82,25 @@ TEST_CASE("every device scan step scans an input or output that does not start o
           }
         }
       }
+}
+
+// The report's resource columns: every kernel of ours reports what the
+// compiler gave it, at every element type, and none spills.
+TEST_CASE("every hand-written scan step reports its kernel's resources, without spills", "[gpu][scan]") {
+  open_device(0);
+  for (const scan::Step& s : scan::ladder()) {
+    if (s.where != scan::Where::device) continue;
+    INFO(s.name);
+    CHECK((s.resources != nullptr) == (std::string(s.name) != "cub"));
+    if (!s.resources) continue;
+    for (auto dtype : {DType::i32, DType::f32, DType::f64, DType::i64}) {
+      scan::Problem p;
+      p.n = 1 << 20;
+      p.dtype = dtype;
+      const Resources r = s.resources(p);
+      INFO(dtype_name(dtype));
+      CHECK(r.registers > 0);
+      CHECK(r.local_bytes == 0);
+    }
+  }
 }

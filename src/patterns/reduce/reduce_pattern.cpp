@@ -89,7 +89,13 @@ class ReduceFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    r.metrics = [this, device](double ms) { return bandwidth_metrics(double(bytes_), ms, device); };
+    const std::optional<Resources> res =
+        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    r.metrics = [this, device, res](double ms) {
+      std::vector<Metric> m = bandwidth_metrics(double(bytes_), ms, device);
+      for (Metric& x : resource_metrics(res)) m.push_back(std::move(x));
+      return m;
+    };
     const CheckedOutput out{value_, out_.get(), elem, 0xff, [this] {  // poison: NaN / -1
                               const Verdict v = verify(value_, ref_, n_, dtype_, op_);
                               return v.ok ? std::string() : v.detail;

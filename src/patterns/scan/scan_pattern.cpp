@@ -64,10 +64,13 @@ class ScanFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    r.metrics = [this, &s, device](double ms) {
+    const std::optional<Resources> res =
+        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    r.metrics = [this, &s, device, res](double ms) {
       std::vector<Metric> m = bandwidth_metrics(2.0 * double(bytes_), ms, device);
       m.push_back({"adds_per_element", "adds/elem", "",
                    s.adds_per_element ? std::optional<double>(s.adds_per_element(n_)) : std::nullopt, 2});
+      for (Metric& x : resource_metrics(res)) m.push_back(std::move(x));
       return m;
     };
     const CheckedOutput out{output_.get(), dout_.get(), bytes_, 0xff, [this] {  // poison: NaN / -1
