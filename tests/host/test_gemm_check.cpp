@@ -47,6 +47,10 @@ TEST_CASE("the product check: exact passes, NaN and a dropped term fail, toleran
   CHECK(tolerance(Precision::fp32, 4096) == Approx(2e-4));
   CHECK(tolerance(Precision::fp32, 1 << 24) > 2e-4);
   CHECK(tolerance(Precision::tf32, 1 << 24) == Approx(1e-2));
+  // bf16: the fp32 tolerance up to k of about 5400, then one lost ulp in
+  // each of the k/16 steps of a wgmma, on elements of up to 5 rms.
+  CHECK(tolerance(Precision::bf16, 4096) == Approx(2e-4));
+  CHECK(tolerance(Precision::bf16, 32768) == Approx(5 * 2048 * 0x1.0p-23));
 }
 
 TEST_CASE("a reference from elsewhere is checked at sampled elements") {
