@@ -63,6 +63,11 @@ struct Launch {
 template <class Kernel>
 Launch(Kernel, std::size_t) -> Launch<Kernel>;
 
+template <class Kernel>
+Resources resources_of(const Launch<Kernel>& l) {
+  return gpubench::resources_of(l.kernel, int(l.shared_bytes));
+}
+
 // Runs kernel(src, dst, n) pass after pass, p.block threads and elems_per_thread
 // elements per thread. `In` is `const T` for kernels that only read their input
 // and `T` for those that fold it in place (Step::modifies_input).
@@ -87,8 +92,7 @@ struct Multipass : MultipassScratch<kElemsPerThread> {
   }
   template <class T, class Op>
   static Resources resources(const Problem& p) {
-    const auto l = Impl::template launch<T, Op>(p);
-    return resources_of(l.kernel, int(l.shared_bytes));
+    return resources_of(Impl::template launch<T, Op>(p));
   }
 };
 
@@ -141,8 +145,7 @@ struct GridStride : GridStrideTwoPass<kLoads, kBytesPerLoad> {
   }
   template <class T, class Op>
   static Resources resources(const Problem& p) {
-    const auto l = Impl::template launch<T, Op>(p);
-    return resources_of(l.kernel, int(l.shared_bytes));
+    return resources_of(Impl::template launch<T, Op>(p));
   }
 };
 
