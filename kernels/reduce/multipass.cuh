@@ -64,8 +64,8 @@ template <class Kernel>
 Launch(Kernel, std::size_t) -> Launch<Kernel>;
 
 template <class Kernel>
-Resources resources_of(const Launch<Kernel>& l) {
-  return gpubench::resources_of(l.kernel, int(l.shared_bytes));
+Resources launch_resources(const Launch<Kernel>& l) {
+  return resources_of(l.kernel, int(l.shared_bytes));
 }
 
 // Runs kernel(src, dst, n) pass after pass, p.block threads and elems_per_thread
@@ -92,7 +92,7 @@ struct Multipass : MultipassScratch<kElemsPerThread> {
   }
   template <class T, class Op>
   static Resources resources(const Problem& p) {
-    return resources_of(Impl::template launch<T, Op>(p));
+    return launch_resources(Impl::template launch<T, Op>(p));
   }
 };
 
@@ -145,7 +145,7 @@ struct GridStride : GridStrideTwoPass<kLoads, kBytesPerLoad> {
   }
   template <class T, class Op>
   static Resources resources(const Problem& p) {
-    return resources_of(Impl::template launch<T, Op>(p));
+    return launch_resources(Impl::template launch<T, Op>(p));
   }
 };
 
