@@ -63,10 +63,15 @@ struct Launch {
 template <class Kernel>
 Launch(Kernel, std::size_t) -> Launch<Kernel>;
 
-template <class Kernel>
-Resources launch_resources(const Launch<Kernel>& l) {
-  return resources_of(l.kernel, int(l.shared_bytes));
-}
+// The resource columns of a step that gives launch<T, Op>(problem).
+template <class Impl>
+struct LaunchResources {
+  template <class T, class Op>
+  static Resources resources(const Problem& p) {
+    const auto l = Impl::template launch<T, Op>(p);
+    return resources_of(l.kernel, int(l.shared_bytes));
+  }
+};
 
 // Runs kernel(src, dst, n) pass after pass, p.block threads and elems_per_thread
 // elements per thread. `In` is `const T` for kernels that only read their input
@@ -84,15 +89,11 @@ void run_multipass(const Problem& p, const Workspace& ws, int elems_per_thread,
 // A step run by run_multipass: Impl gives launch<T, Op>(problem), its
 // kernel and dynamic shared bytes, which run and the resource columns share.
 template <class Impl, int kElemsPerThread>
-struct Multipass : MultipassScratch<kElemsPerThread> {
+struct Multipass : MultipassScratch<kElemsPerThread>, LaunchResources<Impl> {
   template <class T, class Op>
   static void run(const Problem& p, const Workspace& ws) {
     const auto l = Impl::template launch<T, Op>(p);
     run_multipass<T>(p, ws, kElemsPerThread, l.kernel, l.shared_bytes);
-  }
-  template <class T, class Op>
-  static Resources resources(const Problem& p) {
-    return launch_resources(Impl::template launch<T, Op>(p));
   }
 };
 
@@ -137,15 +138,11 @@ struct GridStrideTwoPass {
 
 // A step run by run_two_pass, its launch<T, Op>(problem) as Multipass's.
 template <class Impl, int kLoads, int kBytesPerLoad = 0>
-struct GridStride : GridStrideTwoPass<kLoads, kBytesPerLoad> {
+struct GridStride : GridStrideTwoPass<kLoads, kBytesPerLoad>, LaunchResources<Impl> {
   template <class T, class Op>
   static void run(const Problem& p, const Workspace& ws) {
     const auto l = Impl::template launch<T, Op>(p);
     GridStrideTwoPass<kLoads, kBytesPerLoad>::template run_two_pass<T>(p, ws, l.kernel, l.shared_bytes);
-  }
-  template <class T, class Op>
-  static Resources resources(const Problem& p) {
-    return launch_resources(Impl::template launch<T, Op>(p));
   }
 };
 

@@ -63,7 +63,7 @@ struct ReduceThenScan {
     Segmented<WarpShuffle>::scan_level<T>(totals, totals, t, true,
                                           static_cast<unsigned char*>(ws.scratch) + align_up(std::size_t(t) * sizeof(T)),
                                           ws.stream);
-    scan_from_prefix_kernel<T, Sum><<<unsigned(t), kThreads, 0, ws.stream>>>(in, static_cast<T*>(p.out), p.n,
+    output_kernel<T>()<<<unsigned(t), kThreads, 0, ws.stream>>>(in, static_cast<T*>(p.out), p.n,
                                                                              p.kind == Kind::exclusive, totals);
     GPUBENCH_CHECK_LAUNCH();
   }

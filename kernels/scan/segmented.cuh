@@ -53,12 +53,12 @@ struct Segmented {
                          cudaStream_t stream) {
     const std::int64_t t = tiles(n);
     if (t == 1) {
-      scan_tiles_kernel<Algo, T, Sum><<<1, Algo::kThreads, 0, stream>>>(in, out, n, exclusive, nullptr);
+      output_kernel<T>()<<<1, Algo::kThreads, 0, stream>>>(in, out, n, exclusive, nullptr);
       GPUBENCH_CHECK_LAUNCH();
       return;
     }
     T* totals = reinterpret_cast<T*>(scratch);
-    scan_tiles_kernel<Algo, T, Sum><<<unsigned(t), Algo::kThreads, 0, stream>>>(in, out, n, exclusive, totals);
+    output_kernel<T>()<<<unsigned(t), Algo::kThreads, 0, stream>>>(in, out, n, exclusive, totals);
     GPUBENCH_CHECK_LAUNCH();
     scan_level<T>(totals, totals, t, true, scratch + align_up(std::size_t(t) * sizeof(T)), stream);
     add_tile_prefix_kernel<T, Sum><<<unsigned(t - 1), 256, 0, stream>>>(out, n, totals, Algo::kTile);
