@@ -22,6 +22,14 @@ Metric tflops_metric(double flops, double median_ms);
 // without one (library and host rows: nullopt).
 std::vector<Metric> resource_metrics(const std::optional<Resources>& resources);
 
+// The resources a step reports through its `resources` pointer (nullptr for
+// library and host steps), asked only where a device runs it.
+template <class Describe, class... Args>
+std::optional<Resources> step_resources(Describe* describe, bool on_device, const Args&... args) {
+  if (describe == nullptr || !on_device) return std::nullopt;
+  return describe(args...);
+}
+
 // `value` as a percentage of `ceiling`, absent when either is.
 std::optional<double> percent_of(std::optional<double> value, double ceiling);
 

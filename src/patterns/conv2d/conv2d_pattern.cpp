@@ -75,7 +75,7 @@ class Conv2dFixture : public Fixture {
     StepRun r;
     r.library = "cudnn";
     const std::optional<Resources> res =
-        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr, nullptr))) : std::nullopt;
+        step_resources(s.resources, device != nullptr, problem(nullptr, nullptr, nullptr));
     const DeviceInfo* fp32_peak = dtype_ == DType::f32 ? device : nullptr;
     r.metrics = [this, device, fp32_peak, res](double ms) {
       const double px = double(pixels()), gflops = 2.0 * side_ * side_ * px / (ms * 1e-3) / 1e9;

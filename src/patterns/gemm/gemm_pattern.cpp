@@ -117,7 +117,7 @@ class GemmFixture : public Fixture {
     StepRun r;
     r.library = s.precision == Precision::fp32 ? "cublas" : "cublas_" + precision_name(s.precision);
     const DeviceInfo* fp32_peak = s.precision == Precision::fp32 && !s.on_host ? env.device : nullptr;
-    const std::optional<Resources> res = s.resources ? std::optional<Resources>(s.resources()) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, true);
     r.metrics = [this, fp32_peak, res](double ms) {
       const Metric t = tflops_metric(2.0 * double(m_) * n_ * k_, ms);
       std::vector<Metric> m{

@@ -74,8 +74,7 @@ class HistogramFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    const std::optional<Resources> res =
-        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, device != nullptr, problem(nullptr, nullptr));
     r.metrics = [this, device, res](double ms) {
       std::vector<Metric> m{{"gsamples", "Gsamples/s", "Gsamples/s", double(n_) / (ms * 1e-3) / 1e9, 1}};
       for (Metric& b : bandwidth_metrics(double(bytes_), ms, device)) m.push_back(std::move(b));

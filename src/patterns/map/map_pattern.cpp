@@ -80,7 +80,7 @@ class MapFixture : public Fixture {
     const double bytes = s.copies ? 2.0 * double(out_bytes_) : bytes_moved(sized);
     StepRun r;
     r.library = "thrust";
-    const std::optional<Resources> res = s.resources && device ? std::optional<Resources>(s.resources(sized)) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, device != nullptr, sized);
     r.metrics = [bytes, device, res](double ms) {
       std::vector<Metric> m = bandwidth_metrics(bytes, ms, device);
       for (Metric& x : resource_metrics(res)) m.push_back(std::move(x));

@@ -89,8 +89,7 @@ class ReduceFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    const std::optional<Resources> res =
-        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, device != nullptr, problem(nullptr, nullptr));
     r.metrics = [this, device, res](double ms) {
       std::vector<Metric> m = bandwidth_metrics(double(bytes_), ms, device);
       for (Metric& x : resource_metrics(res)) m.push_back(std::move(x));

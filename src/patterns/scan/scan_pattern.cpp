@@ -64,8 +64,7 @@ class ScanFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cub";
-    const std::optional<Resources> res =
-        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, device != nullptr, problem(nullptr, nullptr));
     r.metrics = [this, &s, device, res](double ms) {
       std::vector<Metric> m = bandwidth_metrics(2.0 * double(bytes_), ms, device);
       m.push_back({"adds_per_element", "adds/elem", "",

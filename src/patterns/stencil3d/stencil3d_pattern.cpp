@@ -62,8 +62,7 @@ class StencilFixture : public Fixture {
     const DeviceInfo* device = s.where == Where::device ? env.device : nullptr;
     StepRun r;
     r.library = "cusparse";
-    const std::optional<Resources> res =
-        s.resources && device ? std::optional<Resources>(s.resources(problem(nullptr, nullptr))) : std::nullopt;
+    const std::optional<Resources> res = step_resources(s.resources, device != nullptr, problem(nullptr, nullptr));
     r.metrics = [this, device, res](double ms) {
       const double pts = double(points()), inner = std::max(0.0, double(n_ - 2));
       std::vector<Metric> m{{"gpoints", "Gpoints/s", "Gpoints/s", pts / (ms * 1e-3) / 1e9, 1}};
