@@ -247,7 +247,6 @@ int print_and_write(const RunReport& report, const OutputArgs& o, const std::vec
     return t.kind == OutputTarget::Kind::standard_output;
   });
   (table_to_err ? err : out) << (o.markdown ? format_markdown(report) : format_table(report)) << std::flush;
-  if (!out) throw UsageError("writing the standard output failed");  // before any file is replaced
   std::vector<std::pair<OutputTarget, std::string>> files;
   std::size_t next = 0;
   if (o.json->count()) files.emplace_back(targets[next++], to_json(report).dump(2) + "\n");

@@ -38,11 +38,14 @@ std::int64_t parse_size(const std::string& text) {
   if (const auto caret = text.find('^'); caret != std::string::npos) {
     const std::int64_t base = parse_digits(text.substr(0, caret), text);
     const std::int64_t exp = parse_digits(text.substr(caret + 1), text);
-    value = 1;
-    for (std::int64_t i = 0; i < exp; ++i) {
-      if (base != 0 && value > kMax / base) bad(text, "too large");
-      value *= base;
-    }
+    // Bases 0 and 1 answer at once (their powers never grow past kMax, so
+    // the loop would run exp times); larger ones pass kMax within 62 steps.
+    value = exp == 0 ? 1 : base;
+    if (base > 1)
+      for (std::int64_t i = 1; i < exp; ++i) {
+        if (value > kMax / base) bad(text, "too large");
+        value *= base;
+      }
   } else {
     std::string digits = text;
     int shift = 0;

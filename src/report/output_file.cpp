@@ -216,9 +216,11 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
         write_all(specials[i], content, target.path);
       } else if (target.kind == OutputTarget::Kind::standard_output) {
         out << content << std::flush;
-        if (!out) fail("-", "the standard output failed");
       }
     }
+    // Also where the caller printed a table there before: what the user
+    // would read is lost, so no file is replaced.
+    if (!out) fail("-", "the standard output failed");
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (temps[i].empty()) continue;
       if (std::rename(temps[i].c_str(), outputs[i].first.written.c_str()) != 0) fail(outputs[i].first.path, std::strerror(errno));

@@ -28,8 +28,10 @@ std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs,
 
 // Writes each (target, content): every file to a temporary file beside it
 // first, then the special files and standard output (`out`), then the
-// files renamed over their paths. On an error no file is replaced (a rename
-// that fails after others leaves those done) and no temporary file is left.
+// files renamed over their paths. On an error, standard output's included
+// (also one from what the caller printed to `out` before), no file is
+// replaced (a rename that fails after others leaves those done) and no
+// temporary file is left.
 void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs, std::ostream& out);
 
 }  // namespace gpubench

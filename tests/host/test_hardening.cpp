@@ -331,6 +331,21 @@ TEST_CASE("15: output that cannot be written is an error, not exit 0") {
   CHECK(r.err == "gpubench: error: writing the standard output failed\n");
 }
 
+TEST_CASE("15b: a run or a comparison whose table cannot be printed replaces no file") {
+  Dir d("full");
+  FullBuffer full;
+  std::ostream out(&full);
+  write(d / "results.json", "old\n");
+  expect_usage(cli(toy_run({"--json", d / "results.json"}), &out), "standard output failed");
+  CHECK(read(d / "results.json") == "old\n");
+
+  const std::string base = d / "base.json";
+  REQUIRE(cli(toy_run({"--json", base})).rc == kExitOk);
+  write(d / "compare.json", "old\n");
+  expect_usage(cli({"compare", base, base, "--json", d / "compare.json"}, &out), "standard output failed");
+  CHECK(read(d / "compare.json") == "old\n");
+}
+
 TEST_CASE("16: a long file name is written through a short temporary name") {
   Dir d("long");
   const std::string name = std::string(250, 'r') + ".json";  // 255 characters

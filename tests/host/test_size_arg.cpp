@@ -16,11 +16,15 @@ TEST_CASE("sizes are read as integers, binary suffixes and powers") {
   CHECK(parse_size("1") == 1);
   CHECK(parse_size("2^0") == 1);
   CHECK(parse_size("2^62") == (std::int64_t(1) << 62));
+  CHECK(parse_size("3^2") == 9);
+  CHECK(parse_size("1^0") == 1);
+  // Powers of 1 (and of 0, refused below) answer at once, whatever the exponent.
+  CHECK(parse_size("1^999999999999999999") == 1);
 }
 
 TEST_CASE("bad sizes are rejected with a message naming the input") {
   for (const char* bad : {"", "abc", "4X", "-5", "0", "0M", "2^", "^3", "2^63", "1.5M", "4 M", "99999999999999999999",
-                          "0^5", "2^-1"}) {
+                          "0^5", "0^999999999999999999", "2^-1"}) {
     INFO(bad);
     CHECK_THROWS_AS(parse_size(bad), UsageError);
   }
