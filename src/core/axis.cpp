@@ -25,17 +25,14 @@ std::string expected(const Axis& a) {
                          a.max < kNoLimit ? fmt::format(" up to {}", a.max) : "");
     case Axis::Kind::integer:
       return fmt::format("{} from {} to {}", a.power_of_two ? "a power of two" : "an integer", a.min, a.max);
-    case Axis::Kind::choice: return fmt::format("one of {}", fmt::join(a.choices, ", "));
-    case Axis::Kind::text: break;
+    case Axis::Kind::choice: break;
   }
-  return "a non-empty string";
+  return fmt::format("one of {}", fmt::join(a.choices, ", "));
 }
 
 bool in_range(const Axis& a, std::int64_t v) {
   return v >= a.min && v <= a.max && (!a.power_of_two || (v & (v - 1)) == 0);
 }
-
-}  // namespace
 
 Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string fallback) {
   Axis a;
@@ -45,6 +42,8 @@ Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string 
   a.fallback = std::move(fallback);
   return a;
 }
+
+}  // namespace
 
 Axis size_axis(std::string name, std::string help, std::string fallback, std::int64_t max) {
   Axis a = make_axis(std::move(name), std::move(help), Axis::Kind::size, std::move(fallback));
@@ -70,10 +69,6 @@ Axis choice_axis(std::string name, std::string help, std::vector<std::string> ch
 std::vector<json> values_from_text(const Axis& a, const std::string& text, const std::string& flag) {
   std::vector<json> out;
   try {
-    if (a.kind == Axis::Kind::text) {
-      if (text.empty()) throw UsageError("expected " + expected(a));
-      return {json(text)};
-    }
     if (a.kind == Axis::Kind::size) {
       for (const std::int64_t v : parse_size_list(text)) {
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be from {} to {}", v, a.min, a.max));
@@ -136,13 +131,10 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
     case Axis::Kind::integer:
       if (!v.is_number_integer() || !in_range(a, v.get<std::int64_t>())) return bad();
       return {v};
-    case Axis::Kind::choice:
-      if (!v.is_string() || std::find(a.choices.begin(), a.choices.end(), v.get<std::string>()) == a.choices.end())
-        return bad();
-      return {v};
-    case Axis::Kind::text: break;
+    case Axis::Kind::choice: break;
   }
-  if (!v.is_string() || v.get<std::string>().empty()) return bad();
+  if (!v.is_string() || std::find(a.choices.begin(), a.choices.end(), v.get<std::string>()) == a.choices.end())
+    return bad();
   return {v};
 }
 

@@ -17,7 +17,6 @@ struct Axis {
     size,     // 4194304, 4M, 2^22, lists and sweeps 2^16:2^30
     integer,  // a comma-separated list of integers in [min, max]
     choice,   // a comma-separated list of names from `choices`
-    text,     // one string (a file to read, say), not split
   };
   std::string name;   // the key in configs and results, and --name on the command line
   std::string flags;  // the command line's spelling when not --name, e.g. "-n,--n"
@@ -29,7 +28,6 @@ struct Axis {
   std::vector<std::string> choices;                    // choice
 };
 
-Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string fallback);
 Axis size_axis(std::string name, std::string help, std::string fallback,
                std::int64_t max = std::int64_t(1) << 62);
 Axis integer_axis(std::string name, std::string help, std::string fallback, std::int64_t min, std::int64_t max,

@@ -55,10 +55,6 @@ void GpuTimer::flush_l2() {
   GPUBENCH_CHECK_LAUNCH();
 }
 
-double GpuTimer::time_on_host(const std::function<void()>& prepare, const std::function<void()>& body) {
-  return time_on_host(std::vector<GpuTimer*>{this}, prepare, body);
-}
-
 double GpuTimer::time_on_host(const std::vector<GpuTimer*>& timers, const std::function<void()>& prepare,
                               const std::function<void()>& body) {
   const auto on_each = [&](auto&& f) {

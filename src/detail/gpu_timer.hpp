@@ -26,15 +26,11 @@ class GpuTimer {
   // Milliseconds between the events around body().
   double time(const std::function<void()>& prepare, const std::function<void()>& body);
 
-  // Milliseconds of the host's clock from an idle device (prepared, L2
+  // Milliseconds of the host's clock from idle devices (prepared, L2
   // flushed) to the end of a device-wide synchronize after body(): for a
   // body whose host calls block, which the holding kernel would deadlock.
-  double time_on_host(const std::function<void()>& prepare, const std::function<void()>& body);
-
-  // time_on_host for a body that runs on several devices, one timer each
-  // (made with that device current): every device flushed and idle before
-  // body(), and the clock stopped once every device has synchronized. The
-  // first timer's device is current for body() and after.
+  // One timer per device the body runs on (each made with its device
+  // current); the first timer's device is current for body() and after.
   static double time_on_host(const std::vector<GpuTimer*>& timers, const std::function<void()>& prepare,
                              const std::function<void()>& body);
 
