@@ -15,9 +15,8 @@
 namespace gpubench::compare {
 namespace {
 
-// A row's identity: with the device where both files record each row's
-// device (files from before that record none, and match on device 0's
-// terms whatever --device they ran with).
+// A row's identity: with the device index where the rows are matched per
+// device (by_device).
 std::string key(const BenchResult& r, bool by_device) {
   return fmt::format("{} {} {}{}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "",
                      by_device && r.device ? fmt::format(" device={}", r.device) : "");
@@ -25,6 +24,19 @@ std::string key(const BenchResult& r, bool by_device) {
 
 bool records_devices(const RunReport& r) {
   return std::all_of(r.results.begin(), r.results.end(), [](const BenchResult& x) { return x.device >= 0; });
+}
+
+bool several_devices(const RunReport& r) {
+  return std::any_of(r.results.begin(), r.results.end(),
+                     [&](const BenchResult& x) { return x.device != r.results.front().device; });
+}
+
+// Rows are matched per device index where both files record each row's
+// device and either ran on several (--devices). A run on one device matches
+// whatever index it used (--device 1 against a baseline of device 0), and
+// so do files from before rows recorded their device.
+bool match_by_device(const RunReport& base, const RunReport& fresh) {
+  return records_devices(base) && records_devices(fresh) && (several_devices(base) || several_devices(fresh));
 }
 
 // The kinds of GPU a run used, by name, each once ("no GPU" for none).
@@ -81,7 +93,7 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     throw UsageError(fmt::format("the runs used different GPUs ('{}' and '{}'); pass --allow-device-mismatch to compare "
                                  "them anyway",
                                  c.base_device, c.new_device));
-  const bool by_device = records_devices(base) && records_devices(fresh);
+  const bool by_device = match_by_device(base, fresh);
   std::unordered_map<std::string, const BenchResult*> base_rows;  // a key listed twice: its first row
   for (const BenchResult& b : base.results) base_rows.emplace(key(b, by_device), &b);
   std::unordered_set<std::string> fresh_keys;

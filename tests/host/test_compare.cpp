@@ -185,6 +185,17 @@ TEST_CASE("rows are matched per device: a run on two GPUs against a baseline on 
   CHECK(compare::exit_code(c) == 0);
 }
 
+TEST_CASE("a run on one device matches a baseline on one other device") {
+  RunReport base = real_result();
+  for (BenchResult& r : base.results) r.device = 1;  // --device 1
+  RunReport fresh = base;
+  for (BenchResult& r : fresh.results) r.device = 0;  // --device 0, the same model
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(c.rows.size() == base.results.size());
+  CHECK(c.only_in_base.empty());
+  CHECK(compare::exit_code(c) == 0);
+}
+
 TEST_CASE("a baseline from before rows recorded their device matches a run on any one device") {
   nlohmann::json doc = config::load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json");
   for (nlohmann::json& r : doc.at("results")) r.erase("device");  // as files written before rows had one
