@@ -22,6 +22,20 @@ std::string key(const BenchResult& r, bool by_device) {
                      by_device && r.device ? fmt::format(" device={}", r.device) : "");
 }
 
+// Each row's key in file order. A key's n-th row (a config may measure a
+// point twice) gets " #n" from the second on, so that it meets the n-th row
+// of that key in the other file.
+std::vector<std::string> keys_of(const RunReport& r, bool by_device) {
+  std::unordered_map<std::string, int> seen;
+  std::vector<std::string> keys;
+  for (const BenchResult& x : r.results) {
+    std::string k = key(x, by_device);
+    if (const int n = ++seen[k]; n > 1) k += fmt::format(" #{}", n);
+    keys.push_back(std::move(k));
+  }
+  return keys;
+}
+
 bool records_devices(const RunReport& r) {
   return std::all_of(r.results.begin(), r.results.end(), [](const BenchResult& x) { return x.device >= 0; });
 }
@@ -94,12 +108,13 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
                                  "them anyway",
                                  c.base_device, c.new_device));
   const bool by_device = match_by_device(base, fresh);
-  std::unordered_map<std::string, const BenchResult*> base_rows;  // a key listed twice: its first row
-  for (const BenchResult& b : base.results) base_rows.emplace(key(b, by_device), &b);
-  std::unordered_set<std::string> fresh_keys;
-  for (const BenchResult& n : fresh.results) {
-    const std::string k = key(n, by_device);
-    fresh_keys.insert(k);
+  const std::vector<std::string> base_keys = keys_of(base, by_device), new_keys = keys_of(fresh, by_device);
+  std::unordered_map<std::string, const BenchResult*> base_rows;
+  for (std::size_t i = 0; i < base.results.size(); ++i) base_rows.emplace(base_keys[i], &base.results[i]);
+  const std::unordered_set<std::string> fresh_keys(new_keys.begin(), new_keys.end());
+  for (std::size_t i = 0; i < fresh.results.size(); ++i) {
+    const BenchResult& n = fresh.results[i];
+    const std::string& k = new_keys[i];
     const auto found = base_rows.find(k);
     if (found == base_rows.end()) {
       c.only_in_new.push_back(k);
@@ -112,10 +127,8 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     row.verdict = judge(*b, n, row, o);
     c.rows.push_back(row);
   }
-  for (const BenchResult& b : base.results) {
-    std::string k = key(b, by_device);
-    if (!fresh_keys.count(k)) c.only_in_base.push_back(std::move(k));
-  }
+  for (const std::string& k : base_keys)
+    if (!fresh_keys.count(k)) c.only_in_base.push_back(k);
   return c;
 }
 

@@ -185,6 +185,24 @@ TEST_CASE("rows are matched per device: a run on two GPUs against a baseline on 
   CHECK(compare::exit_code(c) == 0);
 }
 
+TEST_CASE("a point measured twice in each file: the second rows are compared with each other") {
+  RunReport base = real_result();
+  base.results.push_back(find(base, "reduce9"));
+  RunReport fresh = base;
+  scale(fresh.results.back(), 1.10);  // only the second measurement regressed
+  const auto c = compare::compare(base, fresh, {});
+  REQUIRE(c.rows.size() == base.results.size());
+  CHECK(verdict_of(c, "reduce9") == Verdict::same);  // the first row of reduce9
+  CHECK(c.rows.back().verdict == Verdict::slower);
+  CHECK(compare::exit_code(c) == 1);
+
+  fresh.results.pop_back();  // the new run measured it once: its second row is missing
+  const auto missing = compare::compare(base, fresh, {});
+  REQUIRE(missing.only_in_base.size() == 1);
+  CHECK(missing.only_in_base.front().find("reduce9") != std::string::npos);
+  CHECK(missing.only_in_base.front().find(" #2") != std::string::npos);
+}
+
 TEST_CASE("a run on one device matches a baseline on one other device") {
   RunReport base = real_result();
   for (BenchResult& r : base.results) r.device = 1;  // --device 1
