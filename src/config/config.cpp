@@ -138,6 +138,14 @@ json load_json_file(const std::string& path) {
     if (text.size() > kMaxBytes) throw UsageError(fmt::format("cannot read '{}': it is larger than 4 GiB", path));
   }
   if (in.bad()) throw UsageError(fmt::format("cannot read '{}'", path));
+  // The parser takes a NUL byte for the end of the input, and would accept
+  // whatever follows it.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    const std::size_t line_start = text.rfind('\n', nul) + 1;  // 0 when none: npos + 1
+    throw UsageError(fmt::format("{}:{}:{}: not valid JSON: a NUL byte", path,
+                                 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(nul), '\n'),
+                                 nul - line_start + 1));
+  }
   // Every later step (messages, the copy embedded in results) walks the
   // document recursively: refuse deep nesting before building it.
   DepthCheck depth;

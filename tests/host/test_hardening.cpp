@@ -418,6 +418,11 @@ TEST_CASE("22: a JSON syntax error names the file, line and column, and why") {
   REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
   write(d / "cut.json", read(d / "base.json").substr(0, 100));
   expect_usage(cli({"compare", d / "base.json", d / "cut.json"}), "cut.json:");
+  // The parser would stop at a NUL byte and take what comes before it.
+  write(d / "nul.json", read(d / "base.json") + std::string("\0junk", 5));
+  expect_usage(cli({"compare", d / "base.json", d / "nul.json"}), "not valid JSON: a NUL byte");
+  write(d / "nul2.json", std::string("{\n  \"benchmarks\": []}\0", 22));
+  expect_usage(cli({"run", d / "nul2.json"}), "nul2.json:2:20: not valid JSON: a NUL byte");
 }
 
 TEST_CASE("23: a name with control characters stays on one line, escaped") {
