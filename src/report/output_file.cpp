@@ -74,6 +74,11 @@ OutputTarget check_one(const std::string& path) {
   // output: replacing that file would lose what is already written to it.
   if (exists && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
     return {path, path, OutputTarget::Kind::standard_output};
+  // The file standard error goes to: replacing it would lose the messages.
+  struct stat err {};
+  if (exists && S_ISREG(st.st_mode) && fstat(STDERR_FILENO, &err) == 0 && st.st_dev == err.st_dev &&
+      st.st_ino == err.st_ino)
+    fail(path, "standard error is written to it");
   if (exists && !S_ISREG(st.st_mode)) {
     if (access(path.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
     return {path, path, OutputTarget::Kind::special};

@@ -346,6 +346,20 @@ TEST_CASE("15b: a run or a comparison whose table cannot be printed replaces no 
   CHECK(read(d / "compare.json") == "old\n");
 }
 
+TEST_CASE("15c: the file standard error goes to is not replaced by an output") {
+  Dir d("stderr");
+  const std::string log = d / "run.log";
+  const int saved = dup(STDERR_FILENO);
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE((saved >= 0 && fd >= 0));
+  dup2(fd, STDERR_FILENO);  // as `gpubench ... --json run.log 2>run.log`
+  const Outcome r = cli(toy_run({"--json", log}));
+  dup2(saved, STDERR_FILENO);
+  close(fd);
+  close(saved);
+  expect_usage(r, "cannot write '" + log + "': standard error is written to it");
+}
+
 TEST_CASE("16: a long file name is written through a short temporary name") {
   Dir d("long");
   const std::string name = std::string(250, 'r') + ".json";  // 255 characters
