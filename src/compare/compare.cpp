@@ -53,11 +53,13 @@ bool match_by_device(const RunReport& base, const RunReport& fresh) {
   return records_devices(base) && records_devices(fresh) && (several_devices(base) || several_devices(fresh));
 }
 
-// The kinds of GPU a run used, by name, each once ("no GPU" for none).
+// The kinds of GPU a run used, by name, each once and sorted, whatever the
+// order the run opened them in ("no GPU" for none).
 std::string device_name(const RunReport& r) {
   std::vector<std::string> names;
   for (const DeviceInfo& d : r.devices)
     if (std::find(names.begin(), names.end(), d.name) == names.end()) names.push_back(d.name);
+  std::sort(names.begin(), names.end());
   return names.empty() ? "no GPU" : fmt::format("{}", fmt::join(names, ", "));
 }
 

@@ -129,6 +129,12 @@ TEST_CASE("results in only one file are listed, and different GPUs are refused u
   compare::Options allow;
   allow.allow_device_mismatch = true;
   CHECK_NOTHROW(compare::compare(base, fresh, allow));
+
+  // Two kinds of GPU opened in the other order (--devices 1,0): the same GPUs.
+  RunReport mixed = base, reordered = base;
+  mixed.devices.push_back(fresh.devices.at(0));
+  reordered.devices = {fresh.devices.at(0), base.devices.at(0)};
+  CHECK_NOTHROW(compare::compare(mixed, reordered, {}));
 }
 
 TEST_CASE("Mann-Whitney p-values") {
