@@ -15,14 +15,12 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::int64_t kNoLimit = std::int64_t(1) << 62;  // parse_size's own bound
-
 // What a valid value of `a` is, for messages: "a power of two from 32 to 1024".
 std::string expected(const Axis& a) {
   switch (a.kind) {
     case Axis::Kind::size:
       return fmt::format("a size (4194304, \"4M\", \"2^22\", \"2^16:2^30\"){}",
-                         a.max < kNoLimit ? fmt::format(" up to {}", a.max) : "");
+                         a.max < kMaxSize ? fmt::format(" up to {}", a.max) : "");
     case Axis::Kind::integer:
       return fmt::format("{} from {} to {}", a.power_of_two ? "a power of two" : "an integer", a.min, a.max);
     case Axis::Kind::choice: break;

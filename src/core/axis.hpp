@@ -1,7 +1,7 @@
 // A pattern's parameters as typed axes. Every axis takes one value, a list
 // or (sizes) a sweep, on the command line and in configs alike; a run is the
 // cross product of its axes' values. Values are JSON, as results store them:
-// sizes and integers as numbers, choices and text as strings.
+// sizes and integers as numbers, choices as strings.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "src/detail/size_arg.hpp"
 
 namespace gpubench {
 
@@ -23,13 +25,13 @@ struct Axis {
   std::string help;
   Kind kind = Kind::size;
   std::string fallback;  // the default, written as on the command line
-  std::int64_t min = 1, max = std::int64_t(1) << 62;  // size and integer
+  std::int64_t min = 1, max = kMaxSize;  // size and integer
   bool power_of_two = false;                           // integer
   std::vector<std::string> choices;                    // choice
 };
 
 Axis size_axis(std::string name, std::string help, std::string fallback,
-               std::int64_t max = std::int64_t(1) << 62);
+               std::int64_t max = kMaxSize);
 Axis integer_axis(std::string name, std::string help, std::string fallback, std::int64_t min, std::int64_t max,
                   bool power_of_two = false);
 Axis choice_axis(std::string name, std::string help, std::vector<std::string> choices);  // default: the first

@@ -12,19 +12,17 @@
 namespace gpubench {
 namespace {
 
-constexpr std::int64_t kMax = std::int64_t(1) << 62;
-
 [[noreturn]] void bad(const std::string& text, const char* why) {
   throw UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why));
 }
 
-// Digits only, no sign, no overflow past kMax.
+// Digits only, no sign, no overflow past kMaxSize.
 std::int64_t parse_digits(const std::string& digits, const std::string& text) {
   if (digits.empty()) bad(text, "not a number");
   std::int64_t v = 0;
   for (char c : digits) {
     if (!std::isdigit(static_cast<unsigned char>(c))) bad(text, "not a number");
-    if (v > (kMax - (c - '0')) / 10) bad(text, "too large");  // before it overflows
+    if (v > (kMaxSize - (c - '0')) / 10) bad(text, "too large");  // before it overflows
     v = v * 10 + (c - '0');
   }
   return v;
@@ -38,12 +36,12 @@ std::int64_t parse_size(const std::string& text) {
   if (const auto caret = text.find('^'); caret != std::string::npos) {
     const std::int64_t base = parse_digits(text.substr(0, caret), text);
     const std::int64_t exp = parse_digits(text.substr(caret + 1), text);
-    // Bases 0 and 1 answer at once (their powers never grow past kMax, so
-    // the loop would run exp times); larger ones pass kMax within 62 steps.
+    // Bases 0 and 1 answer at once (their powers never grow past kMaxSize, so
+    // the loop would run exp times); larger ones pass kMaxSize within 62 steps.
     value = exp == 0 ? 1 : base;
     if (base > 1)
       for (std::int64_t i = 1; i < exp; ++i) {
-        if (value > kMax / base) bad(text, "too large");
+        if (value > kMaxSize / base) bad(text, "too large");
         value *= base;
       }
   } else {
@@ -59,7 +57,7 @@ std::int64_t parse_size(const std::string& text) {
       if (shift) digits.pop_back();
     }
     value = parse_digits(digits, text);
-    if (value > (kMax >> shift)) bad(text, "too large");
+    if (value > (kMaxSize >> shift)) bad(text, "too large");
     value <<= shift;
   }
   if (value < 1) bad(text, "must be at least 1");

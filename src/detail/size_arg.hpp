@@ -7,9 +7,13 @@
 
 namespace gpubench {
 
+// The largest size parse_size reads (2^62, far past any memory), and the
+// default bound of a size or integer axis.
+constexpr std::int64_t kMaxSize = std::int64_t(1) << 62;
+
 // Binary suffixes (K = 2^10, M = 2^20, G = 2^30), a power "B^E", or a plain
 // integer. Throws UsageError for anything else, for values below 1 and for
-// values past 2^62.
+// values past kMaxSize.
 std::int64_t parse_size(const std::string& text);
 
 // A comma-separated list of sizes and sweeps: "2^22,2^28", "1M,4M,16M", or
