@@ -64,7 +64,7 @@ struct ReduceThenScan {
                                           static_cast<unsigned char*>(ws.scratch) + align_up(std::size_t(t) * sizeof(T)),
                                           ws.stream);
     output_kernel<T>()<<<unsigned(t), kThreads, 0, ws.stream>>>(in, static_cast<T*>(p.out), p.n,
-                                                                             p.kind == Kind::exclusive, totals);
+                                                                p.kind == Kind::exclusive, totals);
     GPUBENCH_CHECK_LAUNCH();
   }
 

@@ -117,9 +117,8 @@ struct DecoupledLookback {
   static void run(const Problem& p, const Workspace& ws) {
     const auto status = TileStatus<T>::at(ws.scratch, tiles<T>(p.n));
     status.reset(tiles<T>(p.n), ws.stream);
-    launch_after_reset(output_kernel<T>(), unsigned(tiles<T>(p.n)),
-                       kLookbackThreads<T>, ws.stream, static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n,
-                       p.kind == Kind::exclusive, status);
+    launch_after_reset(output_kernel<T>(), unsigned(tiles<T>(p.n)), kLookbackThreads<T>, ws.stream,
+                       static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);
   }
 
   template <class T>

@@ -26,8 +26,8 @@ struct Axis {
   Kind kind = Kind::size;
   std::string fallback;  // the default, written as on the command line
   std::int64_t min = 1, max = kMaxSize;  // size and integer
-  bool power_of_two = false;                           // integer
-  std::vector<std::string> choices;                    // choice
+  bool power_of_two = false;              // integer
+  std::vector<std::string> choices;       // choice
 };
 
 Axis size_axis(std::string name, std::string help, std::string fallback,
