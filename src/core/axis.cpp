@@ -1,7 +1,7 @@
 #include "src/core/axis.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -80,11 +80,10 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
           throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
         out.emplace_back(item);
       } else {
-        // Sizes start at 1; an integer axis whose range takes 0 or less reads
-        // a plain decimal for those.
-        std::int64_t v = 0;
-        const auto [end, err] = std::from_chars(item.data(), item.data() + item.size(), v);
-        if (a.min >= 1 || err != std::errc() || end != item.data() + item.size()) v = parse_size(item);
+        // A plain number as it is (0 included, which sizes refuse), else a
+        // size: 4K, 2^10.
+        const std::optional<std::uint64_t> plain = whole_number(item);
+        const std::int64_t v = plain && *plain <= std::uint64_t(kMaxSize) ? std::int64_t(*plain) : parse_size(item);
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
         out.emplace_back(v);
       }

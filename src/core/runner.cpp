@@ -1,7 +1,6 @@
 #include "src/core/runner.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -283,12 +282,11 @@ std::vector<int> parse_devices(const std::string& text, const std::string& what)
     return devices;
   }
   for (const std::string& item : split(text, ',')) {
-    int d = -1;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || d < 0 || d > 1023)
+    const std::optional<std::uint64_t> d = whole_number(item);
+    if (!d || *d > 1023)
       throw UsageError(fmt::format("{} {}: expected 'all' or device indices from 0 to 1023, comma-separated", what,
                                    quoted(nlohmann::json(item))));
-    devices.push_back(d);
+    devices.push_back(int(*d));
   }
   return devices;
 }

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "src/detail/parallel.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 namespace {
@@ -23,15 +24,12 @@ std::string read_line(const std::string& path) {
 
 // "32768K" -> 33554432; 0 for anything else.
 std::int64_t cache_size(const std::string& text) {
-  std::size_t used = 0;
-  std::int64_t v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    return 0;
-  }
-  const std::string unit = text.substr(used);
-  return unit == "K" ? v << 10 : unit == "M" ? v << 20 : unit.empty() ? v : 0;
+  const std::size_t unit = std::min(text.find_first_not_of("0123456789"), text.size());
+  const std::optional<std::uint64_t> v = whole_number(text.substr(0, unit));
+  const std::string suffix = text.substr(unit);
+  const int shift = suffix == "K" ? 10 : suffix == "M" ? 20 : 0;
+  if (!v || *v >= (std::uint64_t(1) << 40) || !(shift || suffix.empty())) return 0;
+  return std::int64_t(*v << shift);
 }
 
 }  // namespace
@@ -46,7 +44,7 @@ std::int64_t host_llc_bytes() {
     for (int cpu = 0; std::filesystem::exists(root + std::to_string(cpu)); ++cpu) {
       for (int index = 0;; ++index) {
         const std::string at = root + std::to_string(cpu) + "/cache/index" + std::to_string(index) + "/";
-        const int level = std::atoi(read_line(at + "level").c_str());
+        const int level = int(whole_number(read_line(at + "level")).value_or(0));
         if (level == 0) break;
         if (level < top) continue;
         if (level > top) top = level, total = 0, seen.clear();

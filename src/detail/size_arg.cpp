@@ -1,8 +1,6 @@
 #include "src/detail/size_arg.hpp"
 
-#include <algorithm>
 #include <cctype>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -18,14 +16,10 @@ namespace {
 
 // Digits only, no sign, no overflow past kMaxSize.
 std::int64_t parse_digits(const std::string& digits, const std::string& text) {
-  if (digits.empty()) bad(text, "not a number");
-  std::int64_t v = 0;
-  for (char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) bad(text, "not a number");
-    if (v > (kMaxSize - (c - '0')) / 10) bad(text, "too large");  // before it overflows
-    v = v * 10 + (c - '0');
-  }
-  return v;
+  if (!all_digits(digits)) bad(text, "not a number");
+  const std::optional<std::uint64_t> v = whole_number(digits);
+  if (!v || *v > std::uint64_t(kMaxSize)) bad(text, "too large");
+  return std::int64_t(*v);
 }
 
 }  // namespace

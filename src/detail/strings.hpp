@@ -26,13 +26,18 @@ inline std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+// At least one character, every one a decimal digit.
+inline bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // "4096" -> 4096: decimal digits only (no sign, 0x, spaces or exponent), and
-// nothing when the value does not fit in 64 bits.
+// nothing when the value does not fit in 64 bits. The one parser of whole
+// numbers in the project; callers check their own range.
 inline std::optional<std::uint64_t> whole_number(const std::string& text) {
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
-  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
+  if (!all_digits(text)) return std::nullopt;
   const auto [stop, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && stop == end ? std::optional<std::uint64_t>(value) : std::nullopt;
 }

@@ -1,10 +1,12 @@
 #include "src/ranks/launch.hpp"
 
-#include <charconv>
+#include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 namespace {
@@ -12,12 +14,10 @@ namespace {
 int env_int(const EnvLookup& env, const char* name, int least) {
   const char* text = env(name);
   if (!text) throw UsageError(fmt::format("{} is not set, though the launcher set the other rank variables", name));
-  int v = 0;
-  const char* end = text + std::char_traits<char>::length(text);
-  const auto [p, ec] = std::from_chars(text, end, v);
-  if (ec != std::errc() || p != end || v < least)
+  const std::optional<std::uint64_t> v = whole_number(text);
+  if (!v || *v < std::uint64_t(least) || *v > std::uint64_t(std::numeric_limits<int>::max()))
     throw UsageError(fmt::format("{}='{}' is not a whole number from {} up", name, text, least));
-  return v;
+  return int(*v);
 }
 
 Rank read_rank(const EnvLookup& env, const char* rank, const char* size, const char* local, const char* launcher) {

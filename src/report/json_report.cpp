@@ -112,8 +112,12 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   DeviceInfo d;
   d.name = field<std::string>(j, "name", where);
   const auto cc = field<std::string>(j, "compute_capability", where);
-  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
-    throw UsageError(fmt::format("{}/compute_capability: expected 'major.minor', got '{}'", where, cc));
+  const std::vector<std::string> parts = split(cc, '.');
+  const std::optional<std::uint64_t> major = whole_number(parts.front()), minor = whole_number(parts.back());
+  if (parts.size() != 2 || !major || !minor || *major > 99 || *minor > 99)
+    throw UsageError(fmt::format("{}/compute_capability: expected 'major.minor', got {}", where, quoted(json(cc))));
+  d.cc_major = int(*major);
+  d.cc_minor = int(*minor);
   d.sm_count = field<int>(j, "sm_count", where);
   d.l2_bytes = field<std::size_t>(j, "l2_bytes", where);
   d.memory_bytes = field<std::size_t>(j, "memory_bytes", where);

@@ -82,6 +82,9 @@ TEST_CASE("ranks: a malformed launcher variable is one line naming it") {
         "OMPI_COMM_WORLD_SIZE is not set, though the launcher set the other rank variables");
   CHECK(usage_error({{"SLURM_STEP_ID", "0"}, {"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "0"}, {"SLURM_LOCALID", "0"}}) ==
         "SLURM_STEP_NUM_TASKS='0' is not a whole number from 1 up");
+  for (const char* bad : {"-1", "+1", " 1", "1 ", "2147483648"})
+    CHECK(usage_error({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", bad}, {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}}) ==
+          fmt::format("OMPI_COMM_WORLD_SIZE='{}' is not a whole number from 1 up", bad));
 }
 
 TEST_CASE("ranks: each rank takes the GPU of its local rank, or the one GPU bound to it") {

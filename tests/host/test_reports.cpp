@@ -97,6 +97,11 @@ TEST_CASE("reading a malformed document names the JSON path") {
   CHECK_THROWS_WITH(report_from_json(doc), Catch::StartsWith("/results/0/verified: wrong type"));
   doc["schema_version"] = 99;
   CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("schema_version"));
+  for (const char* cc : {"9", "9.0x", " 9.0", "9.-1", "9.0.1", "100.0"}) {
+    doc = to_json(sample_report());
+    doc["devices"][0]["compute_capability"] = cc;
+    CHECK_THROWS_WITH(report_from_json(doc), Catch::StartsWith("/devices/0/compute_capability: expected 'major.minor'"));
+  }
 }
 
 TEST_CASE("the table shows every row, PASS and FAIL, and the failure reason") {
