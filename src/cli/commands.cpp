@@ -23,6 +23,7 @@
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
+#include "src/detail/json_file.hpp"
 #include "src/detail/json_text.hpp"
 #include "src/detail/parallel.hpp"
 #include "src/detail/strings.hpp"
@@ -345,7 +346,7 @@ double parse_threshold(const std::string& text) {
 
 // A results file, its errors prefixed with its path.
 RunReport load_results(const std::string& path) {
-  const nlohmann::json doc = config::load_json_file(path);
+  const nlohmann::json doc = load_json_file(path);
   try {
     return report_from_json(doc);
   } catch (const UsageError& e) {
@@ -496,7 +497,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     for (const PatternArgs& a : pattern_args)
       if (cmd == a.pattern->name) return run_and_report(plan(a), a.out, std::nullopt, {}, progress, out, err);
     if (cmd == "run") {
-      const nlohmann::json doc = config::load_json_file(config_path);
+      const nlohmann::json doc = load_json_file(config_path);
       std::vector<RunRequest> runs;
       try {
         std::optional<std::vector<int>> devices;

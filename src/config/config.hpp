@@ -14,10 +14,6 @@
 
 namespace gpubench::config {
 
-// Reads and parses a JSON file; UsageError names the file and, for a syntax
-// error, the byte where parsing stopped.
-nlohmann::json load_json_file(const std::string& path);
-
 // Validates the whole config against the patterns' axes and steps and
 // expands every benchmark into the cross product of its parameter lists, at
 // most `max_runs` runs in all. Nothing runs here: any error is a UsageError

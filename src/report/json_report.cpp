@@ -13,6 +13,7 @@
 #include "git_commit.hpp"  // generated at build time: GPUBENCH_GIT_COMMIT
 
 #include "src/detail/errors.hpp"
+#include "src/detail/json_fields.hpp"
 #include "src/detail/json_text.hpp"
 
 namespace gpubench {
@@ -74,31 +75,30 @@ json to_json(const BenchResult& r) {
           {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
 }
 
-// A JSON integer that T holds: not 2.9, nor 2^32 + 2 for an int.
-template <class T>
-bool fits_in(const json& v) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max());
-  if (!v.is_number_integer()) return false;
-  const std::int64_t i = v.get<std::int64_t>();
-  return i < 0 ? i >= std::int64_t(std::numeric_limits<T>::min()) : std::uint64_t(i) <= std::uint64_t(std::numeric_limits<T>::max());
-}
-
-// Field access that names the JSON path of what is wrong. An integer field
-// takes a whole number its type holds.
+// A member of `obj` read as T, named by its JSON pointer (WHERE/KEY) when it
+// is missing or is not a T. An integer member takes a whole number T holds.
 template <class T>
 T field(const json& obj, const std::string& key, const std::string& where) {
   const std::string path = where + "/" + key;
-  if (!obj.is_object() || !obj.contains(key)) throw UsageError(fmt::format("{}: missing", path));
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    const json& v = obj.at(key);
-    if (!fits_in<T>(v)) throw UsageError(fmt::format("{}: expected a whole number from {} to {}, got {}", path,
-                                            std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), quoted(v)));
-    return v.get<T>();
-  }
-  try {
-    return obj.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw UsageError(fmt::format("{}: wrong type ({})", path, obj.at(key).type_name()));
+  if (!obj.is_object() || !obj.contains(key)) json_fields::fail(path, "missing");
+  const json& v = obj.at(key);
+  if constexpr (std::is_same_v<T, bool>) {
+    return json_fields::boolean(v, path);
+  } else if constexpr (std::is_integral_v<T>) {
+    constexpr auto most = std::min<std::uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<std::int64_t>::max());
+    return T(json_fields::integer(v, path, std::numeric_limits<T>::min(), std::int64_t(most)));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return T(json_fields::number(v, path));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return json_fields::string(v, path);
+  } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+    if (!v.is_array()) json_fields::fail_got(path, "a list of numbers", v);
+    T out;
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(json_fields::number(v[i], fmt::format("{}/{}", path, i)));
+    return out;
+  } else {
+    static_assert(std::is_same_v<T, json>);
+    return v;
   }
 }
 
@@ -183,7 +183,7 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   r.tags = field<json>(j, "tags", where);
   r.primary = field<std::string>(j, "primary", where);
   const json metrics = field<json>(j, "metrics", where);
-  if (!metrics.is_array()) throw UsageError(where + "/metrics: wrong type (expected array)");
+  if (!metrics.is_array()) json_fields::fail_got(where + "/metrics", "a list", metrics);
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const std::string at = fmt::format("{}/metrics/{}", where, i);
     const json& m = metrics[i];
@@ -275,7 +275,7 @@ RunReport report_from_json(const json& doc) {
   // Documents before "devices" held the one device in "device".
   if (doc.contains("devices")) {
     const json devices = field<json>(doc, "devices", "");
-    if (!devices.is_array()) throw UsageError("/devices: wrong type (expected array)");
+    if (!devices.is_array()) json_fields::fail_got("/devices", "a list", devices);
     for (std::size_t i = 0; i < devices.size(); ++i)
       report.devices.push_back(device_from_json(devices[i], fmt::format("/devices/{}", i)));
   } else if (!doc.contains("device") || !doc.at("device").is_null()) {
@@ -284,7 +284,7 @@ RunReport report_from_json(const json& doc) {
   // Documents before per-result "l2" said it once for the whole run.
   const bool hot = field<std::string>(doc, "l2", "") == "hot";
   const json results = field<json>(doc, "results", "");
-  if (!results.is_array()) throw UsageError("/results: wrong type (expected array)");
+  if (!results.is_array()) json_fields::fail_got("/results", "a list", results);
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("/results/{}", i);
     report.results.push_back(version == 1 ? result_from_v1(results[i], where) : result_from_json(results[i], where));

@@ -10,7 +10,7 @@
 
 #include "src/compare/compare.hpp"
 #include "src/compare/fleet.hpp"
-#include "src/config/config.hpp"
+#include "src/detail/json_file.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/stats.hpp"
 #include "src/report/json_report.hpp"
@@ -22,7 +22,7 @@ using compare::Verdict;
 namespace {
 
 RunReport real_result() {
-  return report_from_json(config::load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json"));
+  return report_from_json(load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json"));
 }
 
 void scale(BenchResult& r, double factor) {
@@ -149,8 +149,8 @@ TEST_CASE("Mann-Whitney p-values") {
 
 TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
   const std::string dir = std::string(GPUBENCH_SOURCE_DIR);
-  const RunReport v1 = report_from_json(config::load_json_file(dir + "/tests/data/v1/ci.json"));
-  const RunReport now = report_from_json(config::load_json_file(dir + "/results/h200/ci.json"));
+  const RunReport v1 = report_from_json(load_json_file(dir + "/tests/data/v1/ci.json"));
+  const RunReport now = report_from_json(load_json_file(dir + "/results/h200/ci.json"));
   compare::Options allow_missing;
   allow_missing.allow_missing = true;
   const auto c = compare::compare(v1, now, allow_missing);
@@ -163,7 +163,7 @@ TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
   for (const auto& row : c.rows) CHECK(row.unit == "GB/s");
   CHECK(compare::exit_code(c) == 0);
 
-  const RunReport gemm = report_from_json(config::load_json_file(dir + "/tests/data/v1/gemm-4096.json"));
+  const RunReport gemm = report_from_json(load_json_file(dir + "/tests/data/v1/gemm-4096.json"));
   const BenchResult& naive = gemm.results.front();
   CHECK(naive.primary == "tflops");
   CHECK(*naive.primary_value() == Approx(0.49828).epsilon(1e-4));  // its gflops field, 498.28
@@ -221,7 +221,7 @@ TEST_CASE("a run on one device matches a baseline on one other device") {
 }
 
 TEST_CASE("a baseline from before rows recorded their device matches a run on any one device") {
-  nlohmann::json doc = config::load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json");
+  nlohmann::json doc = load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p28.json");
   for (nlohmann::json& r : doc.at("results")) r.erase("device");  // as files written before rows had one
   const RunReport old = report_from_json(doc);
   REQUIRE(old.results.at(0).device == -1);

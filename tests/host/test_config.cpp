@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/config/config.hpp"
+#include "src/detail/json_file.hpp"
 #include "src/core/registry.hpp"
 #include "src/detail/errors.hpp"
 
@@ -88,14 +89,14 @@ TEST_CASE("the shipped configs are valid") {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     INFO(entry.path());
-    CHECK_FALSE(plan(gpubench::config::load_json_file(entry.path().string())).empty());
+    CHECK_FALSE(plan(gpubench::load_json_file(entry.path().string())).empty());
     ++count;
   }
   CHECK(count >= 4);
 }
 
 TEST_CASE("unreadable and unparsable config files are named") {
-  CHECK_THROWS_WITH(gpubench::config::load_json_file("/nonexistent/c.json"), "cannot read '/nonexistent/c.json'");
+  CHECK_THROWS_WITH(gpubench::load_json_file("/nonexistent/c.json"), "cannot read '/nonexistent/c.json'");
 }
 
 TEST_CASE("gemm entries expand m x n x k and name bad dimensions") {

@@ -460,9 +460,9 @@ TEST_CASE("25: a results row without its primary metric's value, or an integer f
                "/results/1/primary: 'nope' is not one of the row's metrics");
   expect_usage(with([](json& doc) { doc["results"][1]["metrics"] = json::array(); }), "/results/1/primary");
   expect_usage(with([](json& doc) { doc["results"][1]["metrics"][0]["value"] = nullptr; }), "has no value");
-  expect_usage(with([](json& doc) { doc["schema_version"] = 2.9; }), "/schema_version: expected a whole number");
-  expect_usage(with([](json& doc) { doc["schema_version"] = 4294967298; }), "/schema_version: expected a whole number");
-  expect_usage(with([](json& doc) { doc["results"][1]["device"] = 1e20; }), "/results/1/device: expected a whole number");
+  expect_usage(with([](json& doc) { doc["schema_version"] = 2.9; }), "/schema_version: expected an integer");
+  expect_usage(with([](json& doc) { doc["schema_version"] = 4294967298; }), "/schema_version: expected an integer");
+  expect_usage(with([](json& doc) { doc["results"][1]["device"] = 1e20; }), "/results/1/device: expected an integer");
 }
 
 TEST_CASE("26: numbers on the command line are plain decimals in their range") {

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "src/compare/fleet.hpp"
-#include "src/config/config.hpp"
+#include "src/detail/json_file.hpp"
 #include "src/detail/errors.hpp"
 #include "src/detail/stats.hpp"
 #include "src/ranks/launch.hpp"
@@ -38,7 +38,7 @@ std::string usage_error(const std::map<std::string, std::string>& vars) {
 // Rank i of a launch: a real H200 result, on a host of its own, on a GPU
 // of its own, `slower` times slower.
 RunReport rank_report(int i, double slower) {
-  RunReport r = report_from_json(config::load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p22.json"));
+  RunReport r = report_from_json(load_json_file(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/reduce-2p22.json"));
   r.host["name"] = fmt::format("node{}", i);
   r.devices.at(0).uuid = fmt::format("GPU-0000000{}-0000-0000-0000-000000000000", i);
   for (BenchResult& b : r.results) {

@@ -94,7 +94,7 @@ TEST_CASE("reading a malformed document names the JSON path") {
   CHECK_THROWS_WITH(report_from_json(doc), "/results/1/median_ms: missing");
   doc = to_json(sample_report());
   doc["results"][0]["verified"] = "yes";
-  CHECK_THROWS_WITH(report_from_json(doc), Catch::StartsWith("/results/0/verified: wrong type"));
+  CHECK_THROWS_WITH(report_from_json(doc), "/results/0/verified: expected true or false, got \"yes\"");
   doc["schema_version"] = 99;
   CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("schema_version"));
   for (const char* cc : {"9", "9.0x", " 9.0", "9.-1", "9.0.1", "100.0"}) {
