@@ -463,6 +463,7 @@ TEST_CASE("25: a results row without its primary metric's value, or an integer f
   expect_usage(with([](json& doc) { doc["schema_version"] = 2.9; }), "/schema_version: expected an integer");
   expect_usage(with([](json& doc) { doc["schema_version"] = 4294967298; }), "/schema_version: expected an integer");
   expect_usage(with([](json& doc) { doc["results"][1]["device"] = 1e20; }), "/results/1/device: expected an integer");
+  expect_usage(with([](json& doc) { doc["results"][1]["device"] = 18446744073709551615ull; }), "/results/1/device: expected an integer");
 }
 
 TEST_CASE("26: numbers on the command line are plain decimals in their range") {
