@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -50,13 +51,24 @@ void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector
                                  gib_text(host_memory_bytes())));
 }
 
-// A checked request: its fixture, the steps that will run, and the device
-// (with the other devices of a run that spans several).
-struct Checked {
+// The fixture a request would build, and the steps it names.
+struct HostPlan {
   std::unique_ptr<Fixture> fixture;
+  Env env;
+};
+
+HostPlan host_plan(const RunRequest& r) {
+  HostPlan h{r.pattern->fixture(r.point), Env{}};
+  h.env.steps = select_steps(*r.pattern, r.variants);
+  return h;
+}
+
+// A checked request: its fixture, the steps that will run (those of the
+// plan its device can run), and the device (with the other devices of a run
+// that spans several).
+struct Checked : HostPlan {
   std::optional<DeviceInfo> device;
   std::vector<DeviceInfo> peers;
-  Env env;
 
   // The run's devices, `device` first; none without it.
   std::vector<DeviceInfo*> span() {
@@ -98,9 +110,8 @@ void check_span(const RunRequest& r) {
 
 Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   const Pattern& p = *r.pattern;
-  Checked c;
-  const std::vector<std::size_t> chosen = select_steps(p, r.variants);
-  c.fixture = p.fixture(r.point);
+  Checked c{host_plan(r)};
+  const std::vector<std::size_t> chosen = std::exchange(c.env.steps, {});
   if (has_device_steps(r)) {
     check_span(r);
     if (cuda_device_count() == 0)
@@ -355,22 +366,6 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
   }
   return out;
 }
-
-namespace {
-
-// The fixture a request would build, and the steps it would run.
-struct HostPlan {
-  std::unique_ptr<Fixture> fixture;
-  Env env;
-};
-
-HostPlan host_plan(const RunRequest& r) {
-  HostPlan h{r.pattern->fixture(r.point), Env{}};
-  h.env.steps = select_steps(*r.pattern, r.variants);
-  return h;
-}
-
-}  // namespace
 
 void check_host(const RunRequest& r) {
   const Pattern& p = *r.pattern;
