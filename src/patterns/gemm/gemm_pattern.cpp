@@ -13,6 +13,7 @@
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/gemm/gemm_check.hpp"
 #include "src/patterns/gemm/gemm_inputs.hpp"
+#include "src/patterns/gemm/tensor_peak.hpp"
 
 namespace gpubench {
 namespace gemm {
@@ -117,11 +118,14 @@ class GemmFixture : public Fixture {
     StepRun r;
     r.library = s.precision == Precision::fp32 ? "cublas" : "cublas_" + precision_name(s.precision);
     const DeviceInfo* fp32_peak = s.precision == Precision::fp32 && !s.on_host ? env.device : nullptr;
+    const std::optional<double> tensor_peak =
+        env.device && !s.on_host ? tensor_peak_tflops(*env.device, s.precision) : std::nullopt;
     const std::optional<Resources> res = step_resources(s.resources, true);
-    r.metrics = [this, fp32_peak, res](double ms) {
+    r.metrics = [this, fp32_peak, tensor_peak, res](double ms) {
       const Metric t = tflops_metric(2.0 * double(m_) * n_ * k_, ms);
       std::vector<Metric> m{
-          t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1}};
+          t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1},
+          {"pct_of_tensor_peak", "% tc", "%", tensor_peak ? percent_of(t.value, *tensor_peak) : std::nullopt, 1}};
       for (Metric& r : resource_metrics(res)) m.push_back(std::move(r));
       return m;
     };
