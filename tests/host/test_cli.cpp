@@ -64,6 +64,9 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"reduce", "--energy-time", "0x10"}, "--energy-time");
   expect_usage_error({"reduce", "--variant", "cpu", "--n", "1K", "--json", "/tmp"}, "is a directory");
   expect_usage_error({"gemm", "--m", "0"}, "--m: size '0'");
+  expect_usage_error({"gemm", "--m", "2097121"}, "--m: 2097121: must be from 1 to 2097120");  // 65535 x 32: the grid's y
+  expect_usage_error({"gemm", "--n", "2^21"}, "--n: 2097152: must be from 1 to 2097120");
+  expect_usage_error({"gemm", "--k", "2^31"}, "--k: 2147483648: must be from 1 to 2147483391");
   expect_usage_error({"gemm", "--variant", "warp9"}, "unknown gemm variant 'warp9'");
   expect_usage_error({"scan", "--variant", "blelloch"}, "unknown scan variant 'blelloch'");
   expect_usage_error({"scan", "--kind", "both"}, "--kind");
@@ -225,6 +228,8 @@ TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, 
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter");
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
   expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
+  expect_usage_error({"collective", "--devices", "0,1", "--op", "min"}, "valid: sum, max");
+  expect_usage_error({"collective", "--devices", "0,1", "--bytes", "0"}, "--bytes: size '0'");
   const Outcome host_only = cli({"reduce", "--variant", "cpu", "--n", "1K", "--devices", "all"});  // on a GPU or not
   INFO(host_only.err);
   CHECK(host_only.rc == kExitOk);
