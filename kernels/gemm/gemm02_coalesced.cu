@@ -2,6 +2,9 @@
 // threadIdx.x now walks along a row of C: a warp reads one element of A
 // (broadcast) and 32 consecutive elements of B per step, and writes 32
 // consecutive elements of C. One transaction where naive needed 32.
+// It costs nothing (32 registers, no shared memory, as naive), and every
+// element of A and B is still read from global memory k times: 5.75
+// TFLOP/s at 4096^3, 11.3% of cuBLAS.
 #include "kernels/gemm/gemm_common.cuh"
 
 namespace gpubench::gemm {

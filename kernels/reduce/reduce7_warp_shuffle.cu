@@ -3,6 +3,9 @@
 // values with __shfl_down_sync (registers to registers), one value per warp
 // is parked in shared memory, and the first warp folds those. One barrier
 // per block instead of log2(block), and no shared-memory traffic to speak of.
+// It costs nothing, and buys little on the H200: after reduce6's
+// grid-stride loop the tree is a small part of the time (1.00x at 2^28,
+// 0.92x to 1.09x at 2^22 over three runs, int32 sum).
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"

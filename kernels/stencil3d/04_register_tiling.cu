@@ -2,7 +2,9 @@
 // and z+1 values a thread needs are its own (no other thread reads them),
 // so they live in its registers; only the current plane, which neighbours
 // read, stays in shared memory. A third of the shared memory and of the
-// shared-memory stores per plane.
+// shared-memory stores per plane. It costs two register moves a thread per
+// plane (prev = curr, curr = next), and leaves the global loads as they
+// were: 39.6% of copy at 512^3 float32, where coarsened_z had 31.2%.
 #include "kernels/stencil3d/stencil3d_common.cuh"
 
 namespace gpubench::stencil3d {
