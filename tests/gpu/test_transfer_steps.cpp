@@ -1,6 +1,7 @@
 // Every transfer step end to end through the benchmark itself (c poisoned
 // before each run, checked after the first and the last): n = 1, n not a
-// multiple of the chunk, more streams than chunks, and 2^24 + 3.
+// multiple of the chunk, more streams than chunks, 2^24 + 3, and past 2^31
+// elements (64-bit indexing in the add and the chunks).
 #include <catch2/catch.hpp>
 
 #include "tests/gpu/check_point.hpp"
@@ -16,3 +17,9 @@ TEST_CASE("every transfer step is correct at small, odd and chunk-straddling siz
                         Case{(1 << 20) + 1, 1000, 16}})
     testing::check_point("transfer", {{"n", c.n}, {"chunk", c.chunk}, {"streams", c.streams}, {"seed", c.n}});
 }
+
+TEST_CASE("every transfer step past 2^31 elements", "[gpu][transfer][large]") {
+  const std::int64_t n = (std::int64_t(1) << 31) + 3;  // 8 GiB an array: 24 GiB through the host link each way of a run
+  testing::check_point("transfer", {{"n", n}, {"chunk", 0}, {"streams", 4}, {"seed", 3}});
+}
+
