@@ -1,11 +1,6 @@
 #include "src/config/config_fields.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
-
-#include "src/detail/errors.hpp"
-#include "src/detail/json_text.hpp"
 
 namespace gpubench::config {
 
