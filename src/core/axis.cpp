@@ -80,10 +80,13 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
           throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
         out.emplace_back(item);
       } else {
-        // A plain number as it is (0 included, which sizes refuse), else a
-        // size: 4K, 2^10.
-        const std::optional<std::uint64_t> plain = whole_number(item);
-        const std::int64_t v = plain && *plain <= std::uint64_t(kMaxSize) ? std::int64_t(*plain) : parse_size(item);
+        // A plain number as it is, sign and 0 included (sizes refuse both),
+        // else a size: 4K, 2^10.
+        const bool negative = item.size() > 1 && item[0] == '-';
+        const std::optional<std::uint64_t> plain = whole_number(negative ? item.substr(1) : item);
+        const std::int64_t v = !plain || *plain > std::uint64_t(kMaxSize) ? parse_size(item)
+                               : negative                                 ? -std::int64_t(*plain)
+                                                                          : std::int64_t(*plain);
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
         out.emplace_back(v);
       }
