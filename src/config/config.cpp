@@ -7,7 +7,6 @@
 
 #include "src/config/config_fields.hpp"
 #include "src/detail/errors.hpp"
-#include "src/detail/strings.hpp"
 
 namespace gpubench::config {
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "src/detail/errors.hpp"
+#include "src/detail/json_fields.hpp"
 #include "src/detail/json_text.hpp"
 #include "src/detail/size_arg.hpp"
 #include "src/detail/strings.hpp"
@@ -84,9 +85,8 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
         // else a size: 4K, 2^10.
         const bool negative = item.size() > 1 && item[0] == '-';
         const std::optional<std::uint64_t> plain = whole_number(negative ? item.substr(1) : item);
-        const std::int64_t v = !plain || *plain > std::uint64_t(kMaxSize) ? parse_size(item)
-                               : negative                                 ? -std::int64_t(*plain)
-                                                                          : std::int64_t(*plain);
+        if (plain && *plain > std::uint64_t(kMaxSize)) throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
+        const std::int64_t v = !plain ? parse_size(item) : negative ? -std::int64_t(*plain) : std::int64_t(*plain);
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
         out.emplace_back(v);
       }
@@ -113,7 +113,7 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
   switch (a.kind) {
     case Axis::Kind::size: {
       std::vector<std::int64_t> sizes;
-      if (v.is_number_integer()) sizes = {v.get<std::int64_t>()};
+      if (const std::optional<std::int64_t> i = json_fields::as_int64(v)) sizes = {*i};
       else if (v.is_string()) {
         try {
           sizes = parse_size_list(v.get<std::string>());
@@ -128,9 +128,11 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
       }
       return out;
     }
-    case Axis::Kind::integer:
-      if (!v.is_number_integer() || !in_range(a, v.get<std::int64_t>())) return bad();
+    case Axis::Kind::integer: {
+      const std::optional<std::int64_t> i = json_fields::as_int64(v);
+      if (!i || !in_range(a, *i)) return bad();
       return {v};
+    }
     case Axis::Kind::choice: break;
   }
   if (!v.is_string() || std::find(a.choices.begin(), a.choices.end(), v.get<std::string>()) == a.choices.end())

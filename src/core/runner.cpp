@@ -110,7 +110,7 @@ void check_span(const RunRequest& r) {
 
 Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   const Pattern& p = *r.pattern;
-  Checked c{host_plan(r)};
+  Checked c{host_plan(r), std::nullopt, {}};
   const std::vector<std::size_t> chosen = std::exchange(c.env.steps, {});
   if (has_device_steps(r)) {
     check_span(r);

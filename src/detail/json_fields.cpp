@@ -32,11 +32,16 @@ void check_keys(const json& obj, const std::vector<std::string>& allowed, const 
   }
 }
 
+std::optional<std::int64_t> as_int64(const json& v) {
+  if (!v.is_number_integer()) return std::nullopt;
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return std::nullopt;
+  return v.get<std::int64_t>();
+}
+
 std::int64_t integer(const json& v, const std::string& path, std::int64_t min, std::int64_t max) {
-  // An unsigned value past int64's range would read back negative.
-  const bool fits = v.is_number_integer() &&
-                    (!v.is_number_unsigned() || v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()));
-  if (fits && v.get<std::int64_t>() >= min && v.get<std::int64_t>() <= max) return v.get<std::int64_t>();
+  const std::optional<std::int64_t> i = as_int64(v);
+  if (i && *i >= min && *i <= max) return *i;
   fail_got(path, fmt::format("an integer from {} to {}", min, max), v);
 }
 

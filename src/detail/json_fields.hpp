@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ void require_object(const nlohmann::json& j, const std::string& path);
 
 // Fails on a key outside `allowed`, naming the valid ones.
 void check_keys(const nlohmann::json& obj, const std::vector<std::string>& allowed, const std::string& path);
+
+// A JSON integer as int64; nothing for anything else, 2.5, "2" or a value
+// past int64 (2^64 - 1 would read back as -1).
+std::optional<std::int64_t> as_int64(const nlohmann::json& v);
 
 // A whole number from `min` to `max`: not 2.5, nor "2".
 std::int64_t integer(const nlohmann::json& v, const std::string& path, std::int64_t min, std::int64_t max);

@@ -15,6 +15,7 @@
 #include "src/detail/errors.hpp"
 #include "src/detail/json_fields.hpp"
 #include "src/detail/json_text.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench {
 namespace {
@@ -76,7 +77,8 @@ json to_json(const BenchResult& r) {
 }
 
 // A member of `obj` read as T, named by its JSON pointer (WHERE/KEY) when it
-// is missing or is not a T. An integer member takes a whole number T holds.
+// is missing or is not a T. An integer member takes a whole number T holds,
+// at most 2^63 - 1.
 template <class T>
 T field(const json& obj, const std::string& key, const std::string& where) {
   const std::string path = where + "/" + key;

@@ -18,6 +18,7 @@ TEST_CASE("transfer: the cpu step runs without a GPU, chunk 0 is allowed, bad ax
   testing::expect_usage_errors({"transfer", "--variant", "cpu"}, {{{"--streams", "0"}, "--streams"},
                                                                   {{"--streams", "65"}, "--streams"},
                                                                   {{"--chunk", "-1"}, "--chunk: -1: must be an integer from 0 to"},
+                                                                  {{"--chunk", "9223372036854775807"}, "--chunk: 9223372036854775807: must be an integer from 0 to"},
                                                                   {{"--chunk", "ten"}, "--chunk"},
                                                                   {{"--n", "0"}, "--n"},
                                                                   {{"--n", "2^22", "--chunk", "1"}, "more than 1048576"}});
