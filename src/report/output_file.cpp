@@ -64,21 +64,23 @@ std::string identity(const std::string& path) {
   return ec ? path : p.string();
 }
 
+// Whether descriptor `fd` is open on the file `st` describes.
+bool open_as(int fd, const struct stat& st) {
+  struct stat open {};
+  return fstat(fd, &open) == 0 && st.st_dev == open.st_dev && st.st_ino == open.st_ino;
+}
+
 OutputTarget check_one(const std::string& path) {
   if (path.empty()) throw UsageError("an output path is empty (write '-' for standard output)");
   if (path == "-") return {path, path, OutputTarget::Kind::standard_output};
-  struct stat st {}, out {};
+  struct stat st {};
   const bool exists = stat(path.c_str(), &st) == 0;  // follows links
   if (path.back() == '/' || (exists && S_ISDIR(st.st_mode))) fail(path, "it is a directory, not a file");
   // /dev/stdout (or /proc/self/fd/1) redirected to a file is our standard
   // output: replacing that file would lose what is already written to it.
-  if (exists && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
-    return {path, path, OutputTarget::Kind::standard_output};
+  if (exists && open_as(STDOUT_FILENO, st)) return {path, path, OutputTarget::Kind::standard_output};
   // The file standard error goes to: replacing it would lose the messages.
-  struct stat err {};
-  if (exists && S_ISREG(st.st_mode) && fstat(STDERR_FILENO, &err) == 0 && st.st_dev == err.st_dev &&
-      st.st_ino == err.st_ino)
-    fail(path, "standard error is written to it");
+  if (exists && S_ISREG(st.st_mode) && open_as(STDERR_FILENO, st)) fail(path, "standard error is written to it");
   if (exists && !S_ISREG(st.st_mode)) {
     if (access(path.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
     return {path, path, OutputTarget::Kind::special};
