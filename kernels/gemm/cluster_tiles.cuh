@@ -1,5 +1,6 @@
 // Persistent grids of thread-block clusters for the multicast steps: the
-// order in which a cluster takes its tiles, and the launch of as many
+// order in which a cluster takes its tiles (also wgmma_tf32's and
+// wgmma_bf16's, with clusters of one block), and the launch of as many
 // clusters as the GPU holds at once or of as few as take the tiles in as
 // many rounds.
 #pragma once

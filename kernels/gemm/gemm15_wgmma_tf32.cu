@@ -13,6 +13,7 @@
 // when its rows are 16-byte aligned, else first copied to padded rows.
 #include <algorithm>
 
+#include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
@@ -26,6 +27,13 @@ constexpr int kThreads = 3 * 128;           // producer + 2 consumer warpgroups
 constexpr int kTileBytesA = kBM * kBK * 4;  // 16 KB, rows of 128 bytes
 constexpr int kTileBytesB = kBN * kBK * 4;  // 32 KB, n-rows of 128 bytes
 constexpr int kSharedBytes = kStages * (kTileBytesA + kTileBytesB) + 2 * kStages * 8 + 1024;  // + barriers, alignment
+
+// One block a tile, taken in bands of 16 tile rows walked column by column
+// (the cluster steps' order): the blocks running at once share A's rows and
+// B's columns in L2. In row-major order each wave of 132 blocks spans all
+// of B, which outgrows L2 at 8192^3 and is read again from DRAM every wave.
+constexpr int kBandRows = 16;
+using TileOrder = ClusterTileOrder<kBM, kBN, 1, kBandRows>;
 
 __device__ __forceinline__ float to_tf32(float x) {
   std::uint32_t bits;
@@ -79,7 +87,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tiles_b + kStages * kTileBytesB);  // copy landed
   std::uint64_t* empty = full + kStages;                                                     // consumers done
   const int warpgroup = threadIdx.x / 128, tid = threadIdx.x % 128;
-  const int slabs = (k + kBK - 1) / kBK, row0 = blockIdx.y * kBM, col0 = blockIdx.x * kBN;
+  int row0, col0;
+  TileOrder(m, n).origin(blockIdx.x, 0, row0, col0);
+  const int slabs = (k + kBK - 1) / kBK;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbarrier_init(&full[s], 1);
@@ -154,8 +164,7 @@ void run(const Problem& p, const Workspace& ws) {
     pad_rows_tf32_kernel<<<1024, 256, 0, ws.stream>>>(p.a, a_padded, p.m, p.k, ld);
     GPUBENCH_CHECK_LAUNCH();
   }
-  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  wgmma_tf32_kernel<<<grid, kThreads, kSharedBytes, ws.stream>>>(map_a, map_bt, p.c, p.m, p.n, p.k);
+  wgmma_tf32_kernel<<<TileOrder(p.m, p.n).count(), kThreads, kSharedBytes, ws.stream>>>(map_a, map_bt, p.c, p.m, p.n, p.k);
   GPUBENCH_CHECK_LAUNCH();
 }
 

@@ -14,6 +14,7 @@
 // It costs precision (BF16 keeps 7 mantissa bits; the check's tolerance
 // grows with k), Hopper alone (sm_90a), and 197,696 bytes of shared memory,
 // one block per SM.
+#include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
@@ -29,6 +30,13 @@ constexpr int kTileBytesA = kBM * kBK * 2;     // 16 KB, rows of 128 bytes
 constexpr int kTileBytesB = kBK * kBN * 2;     // 32 KB, 4 boxes of 64 k-rows x 128 bytes
 constexpr int kSharedBytes = kStages * (kTileBytesA + kTileBytesB) + 2 * kStages * 8 + 1024;  // + barriers, alignment
 
+// One block a tile, taken in bands of 16 tile rows walked column by column
+// (the cluster steps' order): the blocks running at once share A's rows and
+// B's columns in L2. In row-major order each wave of 132 blocks spans all
+// of B, which outgrows L2 at 8192^3 and is read again from DRAM every wave.
+constexpr int kBandRows = 16;
+using TileOrder = ClusterTileOrder<kBM, kBN, 1, kBandRows>;
+
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_bf16_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, float* c,
                       int m, int n, int k) {
@@ -40,7 +48,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tiles_b + kStages * kTileBytesB);  // copy landed
   std::uint64_t* empty = full + kStages;                                                     // consumers done
   const int warpgroup = threadIdx.x / 128, tid = threadIdx.x % 128;
-  const int slabs = (k + kBK - 1) / kBK, row0 = blockIdx.y * kBM, col0 = blockIdx.x * kBN;
+  int row0, col0;
+  TileOrder(m, n).origin(blockIdx.x, 0, row0, col0);
+  const int slabs = (k + kBK - 1) / kBK;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbarrier_init(&full[s], 1);
@@ -97,8 +107,7 @@ void run(const Problem& p, const Workspace& ws) {
   GPUBENCH_CUDA(cudaFuncSetAttribute(wgmma_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const CUtensorMap map_a = bf16_tensor_map(p.a_bf16, p.m, p.k, p.lda_bf16, kBM);
   const CUtensorMap map_b = bf16_tensor_map(p.b_bf16, p.k, p.n, p.ldb_bf16, kBK);
-  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  wgmma_bf16_kernel<<<grid, kThreads, kSharedBytes, ws.stream>>>(map_a, map_b, p.c, p.m, p.n, p.k);
+  wgmma_bf16_kernel<<<TileOrder(p.m, p.n).count(), kThreads, kSharedBytes, ws.stream>>>(map_a, map_b, p.c, p.m, p.n, p.k);
   GPUBENCH_CHECK_LAUNCH();
 }
 
