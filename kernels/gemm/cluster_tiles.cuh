@@ -1,8 +1,7 @@
 // Persistent grids of thread-block clusters for the multicast steps: the
-// order in which a cluster takes its tiles (also wgmma_tf32's and
-// wgmma_bf16's, with clusters of one block), and the launch of as many
-// clusters as the GPU holds at once or of as few as take the tiles in as
-// many rounds.
+// launch of as many clusters as the GPU holds at once or of as few as take
+// the tiles in as many rounds. The order in which a cluster takes its tiles
+// (ClusterTileOrder) is in tiles.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,24 +15,6 @@
 #include "kernels/gemm/gemm_common.cuh"
 
 namespace gpubench::gemm {
-
-// Cluster tiles are kClusterSize vertically adjacent BM x BN block tiles,
-// block `rank` of the cluster on the rank-th. They are taken in bands of
-// kBand cluster rows, each band walked column by column, so that the
-// clusters running at once reuse each other's A rows and B columns in L2.
-template <int kBM, int kBN, int kClusterSize, int kBand>
-struct ClusterTileOrder {
-  int rows, columns;  // cluster tiles down and across C
-  __host__ __device__ ClusterTileOrder(int m, int n) : rows(ceil_div(ceil_div(m, kBM), kClusterSize)), columns(ceil_div(n, kBN)) {}
-  __host__ __device__ int count() const { return rows * columns; }
-  // The first row and column of C in block `rank`'s tile of the i-th cluster tile.
-  __device__ void origin(int i, int rank, int& row0, int& col0) const {
-    const int band = i / (kBand * columns), first = band * kBand;
-    const int band_rows = min(kBand, rows - first), within = i - first * columns;
-    row0 = ((first + within % band_rows) * kClusterSize + rank) * kBM;
-    col0 = within / band_rows * kBN;
-  }
-};
 
 // How many clusters a persistent grid launches: as many as fit on the GPU at
 // once (at most one per cluster tile), or the fewest that still take the

@@ -13,10 +13,10 @@
 // when its rows are 16-byte aligned, else first copied to padded rows.
 #include <algorithm>
 
-#include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/tiles.hpp"
 #include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {

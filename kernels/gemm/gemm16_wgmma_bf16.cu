@@ -14,10 +14,10 @@
 // It costs precision (BF16 keeps 7 mantissa bits; the check's tolerance
 // grows with k), Hopper alone (sm_90a), and 197,696 bytes of shared memory,
 // one block per SM.
-#include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/tiles.hpp"
 #include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {

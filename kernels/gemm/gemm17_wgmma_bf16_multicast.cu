@@ -20,6 +20,7 @@
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"
 #include "kernels/gemm/tensor_map.hpp"
+#include "kernels/gemm/tiles.hpp"
 #include "kernels/gemm/wgmma_fragment.cuh"
 
 namespace gpubench::gemm {

@@ -6,11 +6,10 @@
 
 #include "kernels/common/resources.cuh"
 #include "kernels/gemm/gemm_step.hpp"
+#include "kernels/gemm/tiles.hpp"
 #include "src/detail/cuda_check.hpp"
 
 namespace gpubench::gemm {
-
-__host__ __device__ inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // m[row * ld + col] when (row, col) is inside rows x cols, else 0: tiles that
 // hang over the matrix edge contribute nothing to the dot products.

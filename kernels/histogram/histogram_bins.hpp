@@ -12,12 +12,7 @@
 #include <type_traits>
 
 #include "kernels/common/dtype.hpp"
-
-#if defined(__CUDACC__)
-#define GPUBENCH_HD __host__ __device__ __forceinline__
-#else
-#define GPUBENCH_HD inline
-#endif
+#include "kernels/common/host_device.hpp"
 
 namespace gpubench::histogram {
 
