@@ -29,11 +29,11 @@ constexpr int kTileBytesB = kBN * kBK * 4;  // 32 KB, n-rows of 128 bytes
 constexpr int kSharedBytes = kStages * (kTileBytesA + kTileBytesB) + 2 * kStages * 8 + 1024;  // + barriers, alignment
 
 // One block a tile, taken in bands of 16 tile rows walked column by column
-// (the cluster steps' order): the blocks running at once share A's rows and
-// B's columns in L2. In row-major order each wave of 132 blocks spans all
-// of B, which outgrows L2 at 8192^3: on an H100 this kernel then read
-// 14.5 GB from DRAM (3.2 GB in bands of 8), and the step took 1.8x as long
-// as in bands of 16.
+// (ClusterTileOrder in tiles.hpp, as the cluster steps take theirs): the
+// blocks running at once share A's rows and B's columns in L2. In
+// row-major order each wave of 132 blocks spans all of B, which outgrows L2
+// at 8192^3: on an H100 this kernel then read 14.5 GB from DRAM (3.2 GB in
+// bands of 8), and the step took 1.8x as long as in bands of 16.
 constexpr int kBandRows = 16;
 using TileOrder = ClusterTileOrder<kBM, kBN, 1, kBandRows>;
 

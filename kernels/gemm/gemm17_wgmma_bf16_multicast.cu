@@ -9,11 +9,11 @@
 // fetches 32 KB from L2 per slab instead of 48 KB. A slot of the ring is
 // free again only when the consumers of both blocks are done with it: they
 // arrive on the empty barrier of each block. The grid is one cluster per
-// pair of SMs that stays resident, walking the tiles in wgmma_bf16's order
-// (bands of 16 tile rows, column by column, so that concurrent clusters
-// reuse A and B in L2); the producer copies the next tile's slabs while
-// the consumers write the last one out, and consumers keep one wgmma group
-// in flight while they release the slot before it.
+// pair of SMs that stays resident, walking the tiles in bands of 16 tile
+// rows, column by column (ClusterTileOrder in tiles.hpp), so that
+// concurrent clusters reuse A and B in L2; the producer copies the next
+// tile's slabs while the consumers write the last one out, and consumers
+// keep one wgmma group in flight while they release the slot before it.
 // It couples each pair: a ring slot frees only when both blocks' consumers are
 // done, so at 2048^3, one tile a block, it ran 0.95x wgmma_bf16.
 #include "kernels/gemm/cluster_tiles.cuh"
