@@ -1,11 +1,13 @@
 // constant_mask — lecture 8: the mask moves to __constant__ memory
 // (uploaded once, before timing, with cudaMemcpyToSymbol). All threads of a
 // warp read the same weight at the same time, which the constant cache
-// serves as one broadcast; with the loops unrolled, each weight is an
-// operand of its FMA and the weight loads disappear. Pixels still come from
-// global memory, one load per tap.
-// It costs an upload of the mask to __constant__ with a host synchronisation
-// before timing, and at mask 5 it measured 0.67x basic, not yet explained.
+// serves as one broadcast, off the global-memory path. Pixels still come
+// from global memory, one load per tap.
+// The lecture expects each unrolled weight to become an operand of its FMA;
+// nvcc 13.0 loads each one with a predicated LDC instead (SASS in
+// results/h100/experiments/conv2d-constant-mask-sass-ncu.txt). At mask 5
+// that code is 1.50x basic's instructions, more address arithmetic, and it
+// runs at 0.67x basic; docs/ladders/conv2d.md has the measurement.
 // At mask 9 in float32 the compiler holds it to 32 registers with a 4-byte
 // spill (ptxas -v; the tables' `local` 8), and it still runs 1.20x basic.
 #include "kernels/conv2d/constant_mask.cuh"
