@@ -4,7 +4,7 @@
 // serves as one broadcast, off the global-memory path. Pixels still come
 // from global memory, one load per tap.
 // The lecture expects each unrolled weight to become an operand of its FMA;
-// nvcc 13.0 loads each one with a predicated LDC instead (SASS in
+// the compiler loads each one with a predicated LDC instead (SASS in
 // results/h100/experiments/conv2d-constant-mask-sass-ncu.txt). At mask 5
 // that code is 1.50x basic's instructions, more address arithmetic, and it
 // runs at 0.67x basic; docs/ladders/conv2d.md has the measurement.

@@ -8,9 +8,9 @@ namespace {
 
 // The mask in constant memory, one copy per translation unit (each step
 // that reads it uploads its own in make_plan): every thread of a warp reads
-// the same weight at once, which the constant cache broadcasts, and a
-// weight at a constant offset can be an operand of the FMA itself
-// (constant_mask's predicated taps load theirs with LDC instead).
+// the same weight at once, which the constant cache broadcasts, off the
+// global-memory path (in SASS, an LDC per weight, or a ULDC into a uniform
+// register that the FMAs read).
 __constant__ float c_mask_f32[kMaxSide * kMaxSide];
 __constant__ double c_mask_f64[kMaxSide * kMaxSide];
 
