@@ -8,6 +8,8 @@
 // results/h100/experiments/conv2d-constant-mask-sass-ncu.txt). At mask 5
 // that code is 1.50x basic's instructions, more address arithmetic, and it
 // runs at 0.67x basic; docs/ladders/conv2d.md has the measurement.
+// It costs an upload of the mask to __constant__ with a host synchronisation
+// before timing.
 // At mask 9 in float32 the compiler holds it to 32 registers with a 4-byte
 // spill (ptxas -v; the tables' `local` 8), and it still runs 1.20x basic.
 #include "kernels/conv2d/constant_mask.cuh"
