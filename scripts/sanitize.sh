@@ -5,7 +5,8 @@
 # (GPUBENCH_TEST_QUICK) since every access is instrumented. racecheck leaves
 # cuSPARSE's kernels out: its csrmv kernel (the stencil3d baseline) reports
 # write-write hazards inside the library on the H200 (84 in 12 errors), which
-# are not ours to fix and would hide our own.
+# are not ours to fix and would hide our own. Where a pattern's racecheck
+# outlasts a time limit, scripts/sanitize_steps.py runs it a step at a time.
 # Usage: scripts/sanitize.sh [BUILD_DIR] [TESTS]
 #   BUILD_DIR: default build; TESTS: a Catch2 test spec, default every GPU
 #   test but the large and CLI ones (e.g. "[histogram]~[large]"). The tests

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Runs a config's benchmarks under compute-sanitizer one ladder step at a time, several processes at once.
+
+  sanitize_steps.py CONFIG [--bin build/gpubench] [--out build/sanitize-steps] [--jobs N] [--timeout S]
+                           [--tool racecheck] [--steps a,b] [--per-size]
+
+A pattern's GPU tests under racecheck can run longer than a machine's time limit, and
+compute-sanitizer's --kernel-name filter cannot split them: kernels it leaves uninstrumented
+may fault (the cluster steps and cuBLAS TF32 on an H100, results/h100/racecheck-935d46c.txt).
+Here every process runs one step (a variant that is not a baseline, as `gpubench list` groups
+them), or with --per-size one step at one benchmark of the config, with every kernel
+instrumented; gpubench checks each result against its reference. Each run takes one sample
+(min_samples 1, min_time 0, warmup 0), whatever the config says.
+
+Each process's output goes to DIR/PATTERN-STEP.txt (DIR/PATTERN-STEP-N.txt with --per-size, N
+the benchmark's index in the config), ending with its exit status and seconds. Exit code: 0 when
+every process exited 0 (no sanitizer error, every row PASS), 1 otherwise; 2 for a bad argument
+or config (gpubench run --dry-run checks the config first).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ONE_SAMPLE = {"min_samples": 1, "min_time": 0, "warmup": 0}
+
+
+def fail(message):
+    print(f"sanitize_steps.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def steps_of(binary, pattern):
+    """The pattern's steps in ladder order: `gpubench list` rows whose group is not baseline."""
+    listing = subprocess.run([binary, "list", pattern], capture_output=True, text=True)
+    if listing.returncode != 0:
+        fail(f"{binary} list {pattern}: {listing.stderr.strip()}")
+    rows = [line.split() for line in listing.stdout.splitlines() if line.startswith("  ")]
+    return [row[0] for row in rows if len(row) > 1 and row[1] != "baseline"]
+
+
+def jobs_of(config, binary, only, per_size):
+    """(name, config) for each process: one step, at every benchmark of its pattern or at one."""
+    benchmarks = config["benchmarks"]
+    patterns = {p: steps_of(binary, p) for p in dict.fromkeys(b.get("pattern") for b in benchmarks)}
+    known = [step for steps in patterns.values() for step in steps]
+    unknown = [step for step in only or [] if step not in known]
+    if unknown:
+        fail(f"not a step of the config's patterns: {', '.join(unknown)}; steps: {', '.join(known)}")
+    defaults = {"params": config.get("defaults", {}).get("params", {})}  # variants and measure: set per run
+    jobs = []
+    for pattern, steps in patterns.items():
+        mine = [(i, b) for i, b in enumerate(benchmarks) if b.get("pattern") == pattern]
+        for step in steps:
+            if only and step not in only:
+                continue
+            for group in ([[ib] for ib in mine] if per_size else [mine]):
+                name = f"{pattern}-{step}-{group[0][0]}" if per_size else f"{pattern}-{step}"
+                runs = [dict(b, variants=[step], measure=ONE_SAMPLE) for _, b in group]
+                jobs.append((name, {"name": name, "defaults": defaults, "benchmarks": runs}))
+    return jobs
+
+
+def run_one(name, config, args, workdir):
+    path = os.path.join(workdir, f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(config, f, indent=1)
+    command = ["compute-sanitizer", "--tool", args.tool, "--error-exitcode", "99", args.bin, "run", path]
+    start = time.monotonic()
+    with open(os.path.join(args.out, f"{name}.txt"), "w") as log:
+        log.write("$ " + " ".join(command) + "\n")
+        log.flush()
+        # A session of its own: a timeout stops the sanitizer and gpubench under it together.
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            status = process.wait(timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            status = "stopped by --timeout"
+        seconds = time.monotonic() - start
+        log.write(f"exit {status} after {seconds:.0f} s\n")
+    return name, status, seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("config", help="a gpubench config (docs/configs.md): the sizes to run every step at")
+    parser.add_argument("--bin", default="build/gpubench", help="the gpubench binary (default: build/gpubench)")
+    parser.add_argument("--out", default="build/sanitize-steps", help="the folder for the logs (default: build/sanitize-steps)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="processes at once (default: one per CPU)")
+    parser.add_argument("--timeout", type=float, help="seconds before a process is stopped (default: none)")
+    parser.add_argument("--tool", default="racecheck", help="compute-sanitizer's tool (default: racecheck)")
+    parser.add_argument("--steps", help="only these steps, comma-separated")
+    parser.add_argument("--per-size", action="store_true", help="a process per step and benchmark")
+    args = parser.parse_args()
+    if args.jobs < 1:
+        fail(f"--jobs must be at least 1, not {args.jobs}")
+    if not (os.path.isfile(args.bin) and os.access(args.bin, os.X_OK)):
+        fail(f"{args.bin}: no gpubench binary there; build first or pass --bin")
+    if not shutil.which("compute-sanitizer"):
+        fail("compute-sanitizer is not on PATH")
+    check = subprocess.run([args.bin, "run", args.config, "--dry-run"], capture_output=True, text=True)
+    if check.returncode != 0:
+        fail(check.stderr.strip() or f"{args.bin} run {args.config} --dry-run: exit {check.returncode}")
+    with open(args.config) as f:
+        config = json.load(f)
+    only = args.steps.split(",") if args.steps else None
+    jobs = jobs_of(config, args.bin, only, args.per_size)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        fail(f"--out {args.out}: {e.strerror}")
+    if not os.access(args.out, os.W_OK):
+        fail(f"--out {args.out}: not writable")
+    with tempfile.TemporaryDirectory() as workdir, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda job: run_one(*job, args, workdir), jobs))
+    for name, status, seconds in results:
+        print(f"{name}: exit {status} after {seconds:.0f} s")
+    clean = sum(status == 0 for _, status, _ in results)
+    print(f"{clean} of {len(results)} clean ({args.tool}); logs in {args.out}/")
+    return 0 if clean == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""scripts/sanitize_steps.py with the real gpubench (its `list` and `run --dry-run` need no GPU)
+and a stand-in compute-sanitizer that keeps each config it is given, exits 1 for the step named
+in FAKE_FAILING_STEP and sleeps a minute for FAKE_SLOW_STEP's. Run by ctest
+(tests/CMakeLists.txt), which sets GPUBENCH_BIN and GPUBENCH_SOURCE_DIR."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+SOURCE = os.environ.get("GPUBENCH_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("GPUBENCH_BIN", os.path.join(SOURCE, "build", "gpubench"))
+SCRIPT = os.path.join(SOURCE, "scripts", "sanitize_steps.py")
+CONFIG = os.path.join(SOURCE, "configs", "sanitize-gemm.json")
+
+FAKE_SANITIZER = """#!/usr/bin/env python3
+import json, os, shutil, sys, time
+config = sys.argv[-1]
+step = json.load(open(config))["benchmarks"][0]["variants"][0]
+shutil.copy(config, os.path.join(os.environ["FAKE_KEPT"], os.path.basename(config)))
+print("fake", " ".join(sys.argv[1:-1]), flush=True)
+if step == os.environ.get("FAKE_SLOW_STEP"):
+    time.sleep(60)
+sys.exit(1 if step == os.environ.get("FAKE_FAILING_STEP") else 0)
+"""
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class SanitizeStepsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.kept = os.path.join(self.tmp.name, "kept")
+        os.mkdir(self.kept)
+        fake = os.path.join(self.tmp.name, "compute-sanitizer")
+        with open(fake, "w") as f:
+            f.write(FAKE_SANITIZER.replace("/usr/bin/env python3", sys.executable))
+        os.chmod(fake, 0o755)
+        self.env = dict(os.environ, PATH=self.tmp.name + os.pathsep + os.environ["PATH"], FAKE_KEPT=self.kept)
+        self.out = os.path.join(self.tmp.name, "logs")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_script(self, *args, config=CONFIG, failing="", slow=""):
+        env = dict(self.env, FAKE_FAILING_STEP=failing, FAKE_SLOW_STEP=slow)
+        return subprocess.run([sys.executable, SCRIPT, config, "--bin", BIN, "--out", self.out, "--jobs", "2", *args],
+                              capture_output=True, text=True, env=env)
+
+    def steps(self):
+        listing = subprocess.run([BIN, "list", "gemm"], capture_output=True, text=True, check=True).stdout
+        rows = [line.split() for line in listing.splitlines() if line.startswith("  ")]
+        return [row[0] for row in rows if row[1] != "baseline"]
+
+    def test_every_step_but_the_baselines_runs_alone_at_every_size_with_one_sample(self):
+        done = self.run_script()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        steps = self.steps()
+        self.assertIn("stream_k", steps)
+        self.assertNotIn("cublas", steps)
+        self.assertEqual(sorted(os.listdir(self.out)), sorted(f"gemm-{s}.txt" for s in steps))
+        config = json.loads(read(os.path.join(self.kept, "gemm-stream_k.json")))
+        self.assertEqual(len(config["benchmarks"]), 9)
+        for b in config["benchmarks"]:
+            self.assertEqual(b["variants"], ["stream_k"])
+            self.assertEqual(b["measure"], {"min_samples": 1, "min_time": 0, "warmup": 0})
+        self.assertEqual(config["defaults"]["params"], {"seed": 42})
+        log = read(os.path.join(self.out, "gemm-stream_k.txt"))
+        self.assertIn("fake --tool racecheck --error-exitcode 99", log)
+        self.assertRegex(log, r"exit 0 after \d+ s\n$")
+        self.assertIn(f"{len(steps)} of {len(steps)} clean (racecheck)", done.stdout)
+
+    def test_a_failing_step_fails_the_run_and_is_named(self):
+        done = self.run_script("--steps", "naive,smem_tiled", failing="smem_tiled")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("gemm-smem_tiled: exit 1", done.stdout)
+        self.assertIn("1 of 2 clean", done.stdout)
+
+    def test_a_step_past_the_timeout_is_stopped_and_fails_the_run(self):
+        start = time.monotonic()
+        done = self.run_script("--steps", "naive,coalesced", "--timeout", "2", slow="coalesced")
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("gemm-coalesced: exit stopped by --timeout", done.stdout)
+        self.assertIn("gemm-naive: exit 0", done.stdout)
+
+    def test_per_size_runs_one_benchmark_a_process(self):
+        done = self.run_script("--steps", "stream_k", "--per-size", "--tool", "memcheck")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(sorted(os.listdir(self.kept)), sorted(f"gemm-stream_k-{i}.json" for i in range(9)))
+        config = json.loads(read(os.path.join(self.kept, "gemm-stream_k-6.json")))
+        self.assertEqual([b["params"] for b in config["benchmarks"]], [{"m": 2100, "n": 2100, "k": 300}])
+        self.assertIn("fake --tool memcheck", read(os.path.join(self.out, "gemm-stream_k-6.txt")))
+
+    def test_an_unknown_step_is_one_line_listing_the_steps(self):
+        done = self.run_script("--steps", "stream_k,fastest")
+        self.assertEqual(done.returncode, 2)
+        self.assertRegex(done.stderr, r"^sanitize_steps.py: not a step of the config's patterns: fastest; steps: naive, ")
+        self.assertEqual(len(done.stderr.splitlines()), 1)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_an_out_folder_that_cannot_be_made_is_one_line(self):
+        blocker = os.path.join(self.tmp.name, "a-file")
+        open(blocker, "w").close()
+        done = subprocess.run([sys.executable, SCRIPT, CONFIG, "--bin", BIN, "--out", os.path.join(blocker, "logs")],
+                              capture_output=True, text=True, env=self.env)
+        self.assertEqual(done.returncode, 2)
+        self.assertRegex(done.stderr, r"^sanitize_steps.py: --out .*a-file/logs: Not a directory\n$")
+        self.assertEqual(os.listdir(self.kept), [])
+
+    def test_a_malformed_config_is_gpubench_s_one_line(self):
+        bad = os.path.join(self.tmp.name, "bad.json")
+        with open(bad, "w") as f:
+            json.dump({"benchmarks": [{"pattern": "gemm", "params": {"m": -1}}]}, f)
+        done = self.run_script(config=bad)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("benchmarks[0].params.m", done.stderr)
+        self.assertEqual(len(done.stderr.splitlines()), 1)
+        self.assertEqual(os.listdir(self.kept), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
