@@ -10,7 +10,9 @@ may fault (the cluster steps and cuBLAS TF32 on an H100, results/h100/racecheck-
 Here every process runs one step (a variant that is not a baseline, as `gpubench list` groups
 them), or with --per-size one step at one benchmark of the config, with every kernel
 instrumented; gpubench checks each result against its reference. Each run takes one sample
-(min_samples 1, min_time 0, warmup 0), whatever the config says.
+(min_samples 1, min_time 0, warmup 0), whatever the config says. A step that cannot take a
+point of the config (a uint8-only step at uint16 samples) ends its process with gpubench's usage
+error, exit 2: give such a step a config of the points it takes, with --steps.
 
 Each process's output goes to DIR/PATTERN-STEP.txt (DIR/PATTERN-STEP-N.txt with --per-size, N
 the benchmark's index in the config), ending with its exit status and seconds. Exit code: 0 when
