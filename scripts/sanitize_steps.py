@@ -62,9 +62,10 @@ def jobs_of(config, binary, only, per_size):
         for step in steps:
             if only and step not in only:
                 continue
-            for group in ([[ib] for ib in mine] if per_size else [mine]):
-                name = f"{pattern}-{step}-{group[0][0]}" if per_size else f"{pattern}-{step}"
-                runs = [dict(b, variants=[step], measure=ONE_SAMPLE) for _, b in group]
+            groups = [(f"-{i}", [b]) for i, b in mine] if per_size else [("", [b for _, b in mine])]
+            for suffix, group in groups:
+                name = f"{pattern}-{step}{suffix}"
+                runs = [dict(b, variants=[step], measure=ONE_SAMPLE) for b in group]
                 jobs.append((name, {"name": name, "defaults": defaults, "benchmarks": runs}))
     return jobs
 

@@ -47,9 +47,9 @@ class SanitizeStepsTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_script(self, *args, config=CONFIG, failing="", slow=""):
+    def run_script(self, *args, config=CONFIG, out=None, failing="", slow=""):
         env = dict(self.env, FAKE_FAILING_STEP=failing, FAKE_SLOW_STEP=slow)
-        return subprocess.run([sys.executable, SCRIPT, config, "--bin", BIN, "--out", self.out, "--jobs", "2", *args],
+        return subprocess.run([sys.executable, SCRIPT, config, "--bin", BIN, "--out", out or self.out, "--jobs", "2", *args],
                               capture_output=True, text=True, env=env)
 
     def steps(self):
@@ -107,8 +107,7 @@ class SanitizeStepsTest(unittest.TestCase):
     def test_an_out_folder_that_cannot_be_made_is_one_line(self):
         blocker = os.path.join(self.tmp.name, "a-file")
         open(blocker, "w").close()
-        done = subprocess.run([sys.executable, SCRIPT, CONFIG, "--bin", BIN, "--out", os.path.join(blocker, "logs")],
-                              capture_output=True, text=True, env=self.env)
+        done = self.run_script(out=os.path.join(blocker, "logs"))
         self.assertEqual(done.returncode, 2)
         self.assertRegex(done.stderr, r"^sanitize_steps.py: --out .*a-file/logs: Not a directory\n$")
         self.assertEqual(os.listdir(self.kept), [])
