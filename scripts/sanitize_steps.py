@@ -10,9 +10,10 @@ may fault (the cluster steps and cuBLAS TF32 on an H100, results/h100/racecheck-
 Here every process runs one step (a variant that is not a baseline, as `gpubench list` groups
 them), or with --per-size one step at one benchmark of the config, with every kernel
 instrumented; gpubench checks each result against its reference. Each run takes one sample
-(min_samples 1, min_time 0, warmup 0), whatever the config says. A step that cannot take a
-point of the config (a uint8-only step at uint16 samples) ends its process with gpubench's usage
-error, exit 2: give such a step a config of the points it takes, with --steps.
+(min_samples 1, min_time 0, warmup 0), whatever the config says. A step runs at the benchmarks
+whose variants (the benchmark's, else the defaults', else all) name it or are "all": a step that
+cannot take a point of the config (a uint8-only step at uint16 samples) is left out of that
+benchmark's variants, since run on its own there it ends its process with gpubench's usage error.
 
 Each process's output goes to DIR/PATTERN-STEP.txt (DIR/PATTERN-STEP-N.txt with --per-size, N
 the benchmark's index in the config), ending with its exit status and seconds. Exit code: 0 when
@@ -47,6 +48,12 @@ def steps_of(binary, pattern):
     return [row[0] for row in rows if len(row) > 1 and row[1] != "baseline"]
 
 
+def names(variants, step):
+    """Whether a config's variants ("all", "a,b" or a list) take the step."""
+    listed = variants.split(",") if isinstance(variants, str) else variants
+    return listed == ["all"] or step in listed
+
+
 def jobs_of(config, binary, only, per_size):
     """(name, config) for each process: one step, at every benchmark of its pattern or at one."""
     benchmarks = config["benchmarks"]
@@ -56,17 +63,25 @@ def jobs_of(config, binary, only, per_size):
     if unknown:
         fail(f"not a step of the config's patterns: {', '.join(unknown)}; steps: {', '.join(known)}")
     defaults = {"params": config.get("defaults", {}).get("params", {})}  # variants and measure: set per run
-    jobs = []
+    default_variants = config.get("defaults", {}).get("variants", "all")
+    jobs, taken = [], set()
     for pattern, steps in patterns.items():
-        mine = [(i, b) for i, b in enumerate(benchmarks) if b.get("pattern") == pattern]
         for step in steps:
             if only and step not in only:
                 continue
+            mine = [(i, b) for i, b in enumerate(benchmarks)
+                    if b.get("pattern") == pattern and names(b.get("variants", default_variants), step)]
+            if not mine:
+                continue
+            taken.add(step)
             groups = [(f"-{i}", [b]) for i, b in mine] if per_size else [("", [b for _, b in mine])]
             for suffix, group in groups:
                 name = f"{pattern}-{step}{suffix}"
                 runs = [dict(b, variants=[step], measure=ONE_SAMPLE) for b in group]
                 jobs.append((name, {"name": name, "defaults": defaults, "benchmarks": runs}))
+    idle = [step for step in only or [] if step not in taken]
+    if idle:
+        fail(f"no benchmark of the config runs {', '.join(idle)}: their variants leave it out")
     return jobs
 
 

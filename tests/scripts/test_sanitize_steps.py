@@ -97,6 +97,24 @@ class SanitizeStepsTest(unittest.TestCase):
         self.assertEqual([b["params"] for b in config["benchmarks"]], [{"m": 2100, "n": 2100, "k": 300}])
         self.assertIn("fake --tool memcheck", read(os.path.join(self.out, "gemm-stream_k-6.txt")))
 
+    def test_a_step_runs_only_at_the_benchmarks_whose_variants_name_it(self):
+        histogram = os.path.join(SOURCE, "configs", "sanitize-histogram.json")
+        done = self.run_script("--steps", "per_lane,byte_values", config=histogram)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        samples = lambda name: [b["params"]["sample"] for b in json.loads(read(os.path.join(self.kept, name)))["benchmarks"]]
+        self.assertEqual(samples("histogram-byte_values.json"), ["uint8"])
+        self.assertEqual(samples("histogram-per_lane.json"), ["uint8", ["uint16", "int32", "float32"]])
+        self.assertIn("2 of 2 clean", done.stdout)
+
+    def test_a_step_no_benchmark_runs_is_one_line(self):
+        config = os.path.join(self.tmp.name, "two.json")
+        with open(config, "w") as f:
+            json.dump({"benchmarks": [{"pattern": "gemm", "variants": "naive,coalesced", "params": {"m": 3}}]}, f)
+        self.assertEqual(self.run_script("--steps", "coalesced", config=config).returncode, 0)
+        done = self.run_script("--steps", "naive,stream_k", config=config)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stderr, "sanitize_steps.py: no benchmark of the config runs stream_k: their variants leave it out\n")
+
     def test_an_unknown_step_is_one_line_listing_the_steps(self):
         done = self.run_script("--steps", "stream_k,fastest")
         self.assertEqual(done.returncode, 2)
