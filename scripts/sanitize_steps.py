@@ -11,9 +11,11 @@ Here every process runs one step (a variant that is not a baseline, as `gpubench
 them), or with --per-size one step at one benchmark of the config, with every kernel
 instrumented; gpubench checks each result against its reference. Each run takes one sample
 (min_samples 1, min_time 0, warmup 0), whatever the config says. A step runs at the benchmarks
-whose variants (the benchmark's, else the defaults', else all) name it or are "all": a step that
-cannot take a point of the config (a uint8-only step at uint16 samples) is left out of that
-benchmark's variants, since run on its own there it ends its process with gpubench's usage error.
+whose variants (the benchmark's, else the defaults', else all) name it or are "all". A step that
+cannot take a point of the config (a uint8-only step at uint16 samples) must be left out of that
+benchmark's variants: run on its own there, gpubench refuses it, and the script stops before
+anything runs (each process's config is checked with `gpubench run --dry-run` first). A limit of
+the GPU (bins past shared memory) is found only when the process runs: gpubench's exit 2.
 
 Each process's output goes to DIR/PATTERN-STEP.txt (DIR/PATTERN-STEP-N.txt with --per-size, N
 the benchmark's index in the config), ending with its exit status and seconds. Exit code: 0 when
@@ -85,10 +87,19 @@ def jobs_of(config, binary, only, per_size):
     return jobs
 
 
-def run_one(name, config, args, workdir):
+def write_checked(name, config, binary, workdir):
+    """The process's config as a file, checked by `gpubench run --dry-run`: a step that cannot take
+    one of its points (a uint8-only step at uint16 samples) is refused here, before anything runs."""
     path = os.path.join(workdir, f"{name}.json")
     with open(path, "w") as f:
         json.dump(config, f, indent=1)
+    check = subprocess.run([binary, "run", path, "--dry-run"], capture_output=True, text=True)
+    if check.returncode != 0:
+        fail(f"{name}: {check.stderr.strip()}; leave the step out of that benchmark's variants")
+    return path
+
+
+def run_one(name, path, args):
     command = ["compute-sanitizer", "--tool", args.tool, "--error-exitcode", "99", args.bin, "run", path]
     start = time.monotonic()
     with open(os.path.join(args.out, f"{name}.txt"), "w") as log:
@@ -135,14 +146,16 @@ def main():
         config = json.load(f)
     only = args.steps.split(",") if args.steps else None
     jobs = jobs_of(config, args.bin, only, args.per_size)
-    try:
-        os.makedirs(args.out, exist_ok=True)
-    except OSError as e:
-        fail(f"--out {args.out}: {e.strerror}")
-    if not os.access(args.out, os.W_OK):
-        fail(f"--out {args.out}: not writable")
-    with tempfile.TemporaryDirectory() as workdir, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda job: run_one(*job, args, workdir), jobs))
+    with tempfile.TemporaryDirectory() as workdir:
+        paths = [(name, write_checked(name, job, args.bin, workdir)) for name, job in jobs]
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            fail(f"--out {args.out}: {e.strerror}")
+        if not os.access(args.out, os.W_OK):
+            fail(f"--out {args.out}: not writable")
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda job: run_one(*job, args), paths))
     for name, status, seconds in results:
         print(f"{name}: exit {status} after {seconds:.0f} s")
     clean = sum(status == 0 for _, status, _ in results)

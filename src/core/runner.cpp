@@ -371,10 +371,12 @@ void check_host(const RunRequest& r) {
   const Pattern& p = *r.pattern;
   if (has_device_steps(r)) check_span(r);
   const HostPlan h = host_plan(r);
-  // A host step named by the user that cannot run (a library missing) is
-  // known without a GPU; device steps are asked once the device is open.
+  // A step named by the user that cannot take the point for a reason known
+  // without a GPU (a library missing, a sample type the step does not take)
+  // is refused here, before the device is looked for and by --dry-run; the
+  // device's own limits are asked once it is open.
   for (const std::size_t i : h.env.steps) {
-    if (!p.steps[i].on_host || r.variants == "all") continue;
+    if (r.variants == "all") continue;
     const std::string why = h.fixture->unavailable(i, nullptr);
     if (!why.empty()) throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
   }

@@ -138,6 +138,19 @@ TEST_CASE("without a GPU, GPU commands say so in one line with their own exit co
   }
 }
 
+TEST_CASE("a step named at a point it cannot take is refused before a GPU is looked for, and by --dry-run") {
+  for (const char* dry : {"", "--dry-run"}) {
+    std::vector<std::string> bytes{"histogram", "--variant", "per_lane,byte_values", "--sample", "uint8,uint16"};
+    std::vector<std::string> grid{"map", "--variant", "grid2d", "--op", "vecadd"};
+    if (*dry) {
+      bytes.push_back(dry);
+      grid.push_back(dry);
+    }
+    expect_usage_error(bytes, "histogram variant byte_values: counts byte values: takes uint8 samples only");
+    expect_usage_error(grid, "map variant grid2d: the 2D grid is the grayscale image's kernel");
+  }
+}
+
 TEST_CASE("the host-only gemm step runs without a GPU") {
   const Outcome r = cli({"gemm", "--variant", "cpu", "--m", "64", "--n", "33", "--k", "17", "--min-samples", "2",
                          "--min-time", "0"});

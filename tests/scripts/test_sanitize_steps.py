@@ -115,6 +115,17 @@ class SanitizeStepsTest(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertEqual(done.stderr, "sanitize_steps.py: no benchmark of the config runs stream_k: their variants leave it out\n")
 
+    def test_a_step_at_a_point_it_cannot_take_stops_the_script_before_anything_runs(self):
+        config = os.path.join(self.tmp.name, "uint16.json")
+        with open(config, "w") as f:
+            json.dump({"benchmarks": [{"pattern": "histogram", "params": {"n": 5, "sample": "uint16"}}]}, f)
+        done = self.run_script("--steps", "per_lane,byte_values", config=config)
+        self.assertEqual(done.returncode, 2)
+        self.assertRegex(done.stderr, r"^sanitize_steps.py: histogram-byte_values: gpubench: error: .*takes uint8 samples only; "
+                                      r"leave the step out of that benchmark's variants\n$")
+        self.assertEqual(os.listdir(self.kept), [])
+        self.assertFalse(os.path.exists(self.out))
+
     def test_an_unknown_step_is_one_line_listing_the_steps(self):
         done = self.run_script("--steps", "stream_k,fastest")
         self.assertEqual(done.returncode, 2)

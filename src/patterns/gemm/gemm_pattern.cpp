@@ -68,7 +68,7 @@ class GemmFixture : public Fixture {
   std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
     const Step& s = ladder()[i];
     if (s.unavailable && s.unavailable()) return s.unavailable();
-    if (s.on_host) return {};
+    if (s.on_host || !d) return {};
     const int cc = d->cc_major * 10 + d->cc_minor;
     if (s.only_cc && s.only_cc != cc)
       return fmt::format("runs only on compute capability {}.{} GPUs; {} is {}.{}", s.only_cc / 10, s.only_cc % 10,
