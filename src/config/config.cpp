@@ -76,7 +76,9 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
   for (const Axis& a : p.axes)
     if (const json* v = param(a.name, where)) values[a.name] = values_from_json(a, *v, where);
   try {
-    return on_devices(cross_product(base, values, max_runs), devices, max_runs);
+    std::vector<RunRequest> runs = on_devices(cross_product(base, values, max_runs), devices, max_runs);
+    for (const RunRequest& r : runs) check_point(r);
+    return runs;
   } catch (const UsageError& e) {
     fail(path, e.what());
   }

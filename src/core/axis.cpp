@@ -129,15 +129,20 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
       return out;
     }
     case Axis::Kind::integer: {
+      if (v.is_string()) break;
       const std::optional<std::int64_t> i = json_fields::as_int64(v);
       if (!i || !in_range(a, *i)) return bad();
       return {v};
     }
     case Axis::Kind::choice: break;
   }
-  if (!v.is_string() || std::find(a.choices.begin(), a.choices.end(), v.get<std::string>()) == a.choices.end())
+  if (!v.is_string()) return bad();
+  // As the command line writes it: "2^10", "1K", "float32,float64".
+  try {
+    return values_from_text(a, v.get<std::string>(), path);
+  } catch (const UsageError&) {
     return bad();
-  return {v};
+  }
 }
 
 }  // namespace gpubench

@@ -367,19 +367,27 @@ std::vector<RunRequest> cross_product(const RunRequest& base, const std::map<std
   return out;
 }
 
+namespace {
+
+// A step named by the user that cannot take the point for a reason known
+// without a GPU (a library missing, a sample type the step does not take)
+// is refused before the device is looked for, and by --dry-run; the
+// device's own limits are asked once it is open.
+void refuse_unavailable(const RunRequest& r, const HostPlan& h) {
+  if (r.variants == "all") return;
+  for (const std::size_t i : h.env.steps)
+    if (const std::string why = h.fixture->unavailable(i, nullptr); !why.empty())
+      throw UsageError(fmt::format("{} variant {}: {}", r.pattern->name, r.pattern->steps[i].name, why));
+}
+
+}  // namespace
+
+void check_point(const RunRequest& r) { refuse_unavailable(r, host_plan(r)); }
+
 void check_host(const RunRequest& r) {
-  const Pattern& p = *r.pattern;
   if (has_device_steps(r)) check_span(r);
   const HostPlan h = host_plan(r);
-  // A step named by the user that cannot take the point for a reason known
-  // without a GPU (a library missing, a sample type the step does not take)
-  // is refused here, before the device is looked for and by --dry-run; the
-  // device's own limits are asked once it is open.
-  for (const std::size_t i : h.env.steps) {
-    if (r.variants == "all") continue;
-    const std::string why = h.fixture->unavailable(i, nullptr);
-    if (!why.empty()) throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
-  }
+  refuse_unavailable(r, h);
   check_host_bytes(r, h.fixture->footprint(h.env), h.env.steps);
 }
 

@@ -119,10 +119,23 @@ TEST_CASE("configs are checked against the pattern's axes and expand like the co
   CHECK(describe(runs[0]) == "toy n=1024 scale=2 mode=a seed=42 device=0 variants=loop");
   CHECK(describe(runs[3]) == "toy n=2048 scale=2 mode=b seed=42 device=0 variants=loop");
   CHECK(runs[0].measure.min_samples == 3);  // the pattern's sampling defaults
+  // Integers and choices written as on the command line, in a string.
+  const auto spelled = plan(R"({"benchmarks": [{"pattern": "toy", "params": {"n": 7, "scale": "2^1,4", "mode": "b,a"}}]})");
+  REQUIRE(spelled.size() == 4);
+  CHECK(describe(spelled[0]) == "toy n=7 scale=2 mode=b seed=42 device=0 variants=all");
+  CHECK(describe(spelled[3]) == "toy n=7 scale=4 mode=a seed=42 device=0 variants=all");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": 0}}]})"),
                     "benchmarks[0].params.scale: expected an integer from 1 to 8, got 0");
+  CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": "2^4"}}]})"),
+                    R"(benchmarks[0].params.scale: expected an integer from 1 to 8, got "2^4")");
+  CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"mode": "a,z"}}]})"),
+                    R"(benchmarks[0].params.mode: expected one of a, b, got "a,z")");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"n": "2^21"}}]})"),
                     Catch::StartsWith("benchmarks[0].params.n: expected a size") && Catch::Contains("up to 1048576"));
+  // A step named at a point it cannot take: the benchmark is named, before anything runs.
+  CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy"}, {"pattern": "toy", "variants": "loop,library",
+                                            "params": {"mode": ["a", "b"]}}]})"),
+                    "benchmarks[1]: toy variant library: not offered in mode b");
   CHECK_THROWS_WITH(plan(R"({"defaults": {"params": {"blocks": 1}}, "benchmarks": [{"pattern": "toy"}]})"),
                     "defaults.params.blocks: no benchmark's pattern has this parameter");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "other"}]})"),

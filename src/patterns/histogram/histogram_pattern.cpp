@@ -134,7 +134,7 @@ const Pattern& histogram_pattern() {
                        (std::int64_t(1) << 32) - 1);
     n.flags = "-n,--n";
     d.axes = {n,
-              integer_axis("bins", "Bins, even over the sample range: 256, a list, or a range", "256", 1,
+              integer_axis("bins", "Bins, even over the sample range: 256, or a list", "256", 1,
                            histogram::kMaxBins),
               choice_axis("sample", "Sample type; its range is [0, 2^8), [0, 2^16), [-2^31, 2^31) or [0, 1)",
                           histogram::sample_names()),
