@@ -147,13 +147,17 @@ std::string axis_help(const Axis& a) {
   return fmt::format("{}: {} (a comma-separated list runs each)", a.help, fmt::join(a.choices, ", "));
 }
 
-// Whole numbers from 1 up, written in decimal digits (the maximum is the
-// option's type's, and no one needs to read it in a message).
-CLI::Validator whole_from_one(const std::string& name) {
+// Whole numbers from `least` to `most`, written in decimal digits (CLI11's
+// own checks take 0x10 for 16 and call 1e3 out of range). UINT64_MAX: up
+// to the option type's maximum, which no one needs to read in a message.
+CLI::Validator whole_in(std::uint64_t least, std::uint64_t most, const std::string& name) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [least, most](std::string& text) -> std::string {
         const std::optional<std::uint64_t> n = whole_number(text);
-        return n && *n >= 1 ? "" : fmt::format("expected a whole number from 1 up, got {}", quoted(nlohmann::json(text)));
+        if (n && *n >= least && *n <= most) return "";
+        const std::string range =
+            most == UINT64_MAX ? fmt::format("from {} up", least) : fmt::format("from {} to {}", least, most);
+        return fmt::format("expected a whole number {}, got {}", range, quoted(nlohmann::json(text)));
       },
       name);
 }
@@ -184,7 +188,9 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   }
   MeasureOptions& m = a.request.measure;
   auto* device =
-      cmd->add_option("--device", a.request.device, "CUDA device index")->check(CLI::Range(0, 1023))->capture_default_str();
+      cmd->add_option("--device", a.request.device, "CUDA device index")
+          ->check(whole_in(0, 1023, "INT in [0 - 1023]"))
+          ->capture_default_str();
   a.device_option = device;
   a.devices_option =
       cmd->add_option("--devices", a.devices,
@@ -195,11 +201,11 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
   cmd->add_option("--seed", a.seeds, "Seed of the random input, from 0 to 2^63-1; a comma-separated list runs each")
       ->capture_default_str();
   cmd->add_option("--max-runs", a.max_runs, "Refuse a cross product of more runs than this")
-      ->check(whole_from_one("N"))
+      ->check(whole_in(1, UINT64_MAX, "N"))
       ->capture_default_str();
   cmd->add_flag("--hot", m.hot, "Do not flush the GPU's L2 (for host steps, the host's caches) before each sample");
   cmd->add_option("--min-samples", m.min_samples, "Timed samples per variant, at least")
-      ->check(CLI::Range(1, 100000))
+      ->check(whole_in(1, 100000, "INT in [1 - 100000]"))
       ->capture_default_str();
   cmd->add_option("--min-time", m.min_time_s, "Seconds of sampling per variant, at least")
       ->check(decimal_up_to(3600, "seconds", "SECONDS"))
@@ -387,11 +393,12 @@ int run_fleet(const FleetArgs& a, std::ostream& out) {
   return fleet::exit_code(f);
 }
 
-int run_list(const Registry& patterns, const std::string& name, std::ostream& out) {
-  if (!name.empty() && !patterns.find(name))
-    throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", name, fmt::join(patterns.names(), ", ")));
+// Every pattern, or the one named (an empty name is no pattern's).
+int run_list(const Registry& patterns, const std::optional<std::string>& name, std::ostream& out) {
+  if (name && !patterns.find(*name))
+    throw UsageError(fmt::format("unknown pattern '{}'; valid: {}", *name, fmt::join(patterns.names(), ", ")));
   for (const Pattern* p : patterns.patterns) {
-    if (!name.empty() && p->name != name) continue;
+    if (name && p->name != *name) continue;
     out << p->name << ": " << p->title << "\n";
     std::size_t width = 0, ladder_width = 0;
     for (const StepInfo& s : p->steps) {
@@ -434,12 +441,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     add_pattern(app, pattern_args.back());
   }
   std::string list_pattern;
-  app.add_subcommand("list", "List patterns and their ladder steps")
-      ->add_option("pattern", list_pattern, "Only this pattern");
+  const CLI::Option* list_one = app.add_subcommand("list", "List patterns and their ladder steps")
+                                    ->add_option("pattern", list_pattern, "Only this pattern");
   int info_device = 0;
   app.add_subcommand("info", "Describe the GPU and measure its copy bandwidth")
       ->add_option("--device", info_device, "CUDA device index")
-      ->check(CLI::Range(0, 1023));
+      ->check(whole_in(0, 1023, "INT in [0 - 1023]"));
 
   std::string config_path;
   OutputArgs run_out;
@@ -447,7 +454,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   auto* run_cmd = app.add_subcommand("run", "Run the benchmarks a JSON config lists (docs/configs.md)");
   run_cmd->add_option("config", config_path, "Config file")->required();
   run_cmd->add_option("--max-runs", run_max_runs, "Refuse a config that plans more runs than this")
-      ->check(whole_from_one("N"))
+      ->check(whole_in(1, UINT64_MAX, "N"))
       ->capture_default_str();
   std::string run_devices;
   const CLI::Option* run_devices_option =
@@ -510,7 +517,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     }
     if (cmd == "compare") return run_compare(cmp, out, err);
     if (cmd == "fleet") return run_fleet(fleet_args, out);
-    if (cmd == "list") return run_list(patterns, list_pattern, out);
+    if (cmd == "list") return run_list(patterns, list_one->count() ? std::optional(list_pattern) : std::nullopt, out);
     return run_info(info_device, out);
   } catch (...) {
     return report_failure(std::current_exception(), err);

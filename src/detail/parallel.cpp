@@ -89,7 +89,11 @@ void ThreadPool::work() {
     // Jobs come back to back while a host step is timed: wait a little
     // awake before sleeping, so a sample does not time waking 15 threads.
     lock.unlock();
-    for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_relaxed) == seen; ++spin)
+    // The spin ends at shutdown too: with many more threads than cores, the
+    // yields of every spinning worker would otherwise hold up the exit.
+    for (int spin = 0; spin < 20000 && generation_.load(std::memory_order_relaxed) == seen &&
+                       !stop_.load(std::memory_order_relaxed);
+         ++spin)
       std::this_thread::yield();
     lock.lock();
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });

@@ -55,7 +55,7 @@ class ThreadPool {
   std::atomic<unsigned> busy_{0};  // workers in the current job: up under m_, down without it
   std::atomic<unsigned> next_{0};
   std::atomic<std::uint64_t> generation_{0};  // written under m_, read without it while spinning
-  bool stop_ = false;
+  std::atomic<bool> stop_{false};  // written under m_, read without it while spinning
   std::exception_ptr error_;  // the first exception of the current job
   std::vector<std::thread> workers_;
 };

@@ -76,9 +76,16 @@ json to_json(const BenchResult& r) {
           {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
 }
 
+// Tables and messages print a results file's names and values: a control
+// character would break the line or drive the terminal. gpubench writes none.
+void refuse_control_characters(const std::string& text, const std::string& path) {
+  if (std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+    json_fields::fail_got(path, "text without control characters", json(text));
+}
+
 // A member of `obj` read as T, named by its JSON pointer (WHERE/KEY) when it
 // is missing or is not a T. An integer member takes a whole number T holds,
-// at most 2^63 - 1.
+// at most 2^63 - 1; a string, no control characters.
 template <class T>
 T field(const json& obj, const std::string& key, const std::string& where) {
   const std::string path = where + "/" + key;
@@ -92,7 +99,9 @@ T field(const json& obj, const std::string& key, const std::string& where) {
   } else if constexpr (std::is_floating_point_v<T>) {
     return T(json_fields::number(v, path));
   } else if constexpr (std::is_same_v<T, std::string>) {
-    return json_fields::string(v, path);
+    std::string text = json_fields::string(v, path);
+    refuse_control_characters(text, path);
+    return text;
   } else if constexpr (std::is_same_v<T, std::vector<double>>) {
     if (!v.is_array()) json_fields::fail_got(path, "a list of numbers", v);
     T out;
@@ -150,6 +159,10 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.summary = field<std::string>(j, "summary", where);
   r.on_device = field<std::string>(j, "where", where) == "device";
   r.params = field<json>(j, "params", where);
+  for (const auto& [key, value] : r.params.items()) {
+    refuse_control_characters(key, where + "/params");
+    if (value.is_string()) refuse_control_characters(value.get<std::string>(), where + "/params/" + key);
+  }
   if (j.contains("measure")) r.measure = j.at("measure");
   r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
   r.stats.median_ms = field<double>(j, "median_ms", where);

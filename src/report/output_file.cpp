@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -64,6 +65,25 @@ std::string identity(const std::string& path) {
   return ec ? path : p.string();
 }
 
+// The file that writing `path` (which does not exist) makes: at the end of
+// its chain of links, if it is one, so that the links keep pointing at it.
+std::string file_to_make(const std::string& path) {
+  fs::path p = path;
+  for (int links = 0;; ++links) {
+    struct stat l {};
+    if (lstat(p.c_str(), &l) != 0 || !S_ISLNK(l.st_mode)) break;
+    if (links == 40) fail(path, std::strerror(ELOOP));  // the kernel's limit
+    const fs::path target = fs::read_symlink(p);
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  // A name the file system cannot hold fails here, not after the run.
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const long most = pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (p.string().size() >= PATH_MAX || p.filename().string().size() > std::size_t(most > 0 ? most : NAME_MAX))
+    fail(path, std::strerror(ENAMETOOLONG));
+  return p.string();
+}
+
 // Whether descriptor `fd` is open on the file `st` describes.
 bool open_as(int fd, const struct stat& st) {
   struct stat open {};
@@ -85,13 +105,7 @@ OutputTarget check_one(const std::string& path) {
     if (access(path.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
     return {path, path, OutputTarget::Kind::special};
   }
-  std::string written = exists ? identity(path) : path;
-  struct stat link {};
-  if (!exists && lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    // A link to a file yet to be made: make the file, keep the link.
-    const fs::path target = fs::read_symlink(path);
-    written = (target.is_absolute() ? target : fs::path(path).parent_path() / target).string();
-  }
+  const std::string written = exists ? identity(path) : file_to_make(path);
   if (exists && ((st.st_mode & 0222) == 0 || access(path.c_str(), W_OK) != 0))
     fail(path, "the file is read-only");
   if (exists && locked(written)) fail(path, "the file is immutable or append-only");

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.hpp"
@@ -120,6 +121,16 @@ TEST_CASE("2: outputs never replace what is not a regular file, nor an input, no
   REQUIRE(cli(toy_run({"--json", d / "dangling.json"})).rc == kExitOk);
   CHECK(fs::is_symlink(d / "dangling.json"));
   CHECK(json::parse(read(d / "new-target.json")).at("kind") == "results");
+  // A chain of links to a file yet to be made: the file at its end; a loop of links is refused.
+  fs::create_symlink(d / "chain-2.json", d / "chain-1.json");
+  fs::create_symlink("chain-3.json", d / "chain-2.json");
+  REQUIRE(cli(toy_run({"--json", d / "chain-1.json"})).rc == kExitOk);
+  CHECK((fs::is_symlink(d / "chain-1.json") && fs::is_symlink(d / "chain-2.json")));
+  CHECK(json::parse(read(d / "chain-3.json")).at("kind") == "results");
+  fs::create_symlink("loop.json", d / "loop.json");
+  expect_usage(cli(toy_run({"--json", d / "loop.json", "--dry-run"})), "Too many levels of symbolic links");
+  // A name longer than the file system takes is refused before the run, not after it.
+  expect_usage(cli(toy_run({"--json", d / std::string(300, 'a'), "--dry-run"})), "File name too long");
   // Devices may be named twice: nothing is replaced.
   CHECK(cli(toy_run({"--json", "/dev/null", "--csv", "/dev/null"})).rc == kExitOk);
   // A read-only file is refused, even for root.
@@ -233,6 +244,10 @@ TEST_CASE("9: a runaway plan is refused before anything is built, and names are 
   expect_usage(cli({"run", d / "many.json"}), "more than the limit of 100000");
   write(d / "name.json", R"({"name": ")" + std::string(5000, 'x') + R"(", "benchmarks": [{"pattern": "toy"}]})");
   expect_usage(cli({"run", d / "name.json"}), "name: expected a string of at most 1000 characters");
+  std::string wide;  // 501 characters of two bytes each
+  for (int i = 0; i < 501; ++i) wide += "\xc3\xa9";
+  write(d / "wide.json", R"({"name": ")" + wide + R"(", "benchmarks": [{"pattern": "toy"}]})");
+  CHECK(cli({"run", d / "wide.json", "--dry-run"}).rc == kExitOk);
   write(d / "name2.json", R"({"name": [1], "benchmarks": [{"pattern": "toy"}]})");
   expect_usage(cli({"run", d / "name2.json"}), "name: expected a string");
 }
@@ -437,6 +452,9 @@ TEST_CASE("22: a JSON syntax error names the file, line and column, and why") {
   expect_usage(cli({"compare", d / "base.json", d / "nul.json"}), "not valid JSON: a NUL byte");
   write(d / "nul2.json", std::string("{\n  \"benchmarks\": []}\0", 22));
   expect_usage(cli({"run", d / "nul2.json"}), "nul2.json:2:20: not valid JSON: a NUL byte");
+  // A number past a double's range: the parser's reason, with its line and column.
+  write(d / "big.json", "{\"benchmarks\": [{\"pattern\": \"toy\",\n  \"params\": {\"seed\": 1e999}}]}");
+  expect_usage(cli({"run", d / "big.json"}), "big.json:2:27: not valid JSON: number overflow parsing '1e999'");
 }
 
 TEST_CASE("23: a name with control characters stays on one line, escaped") {
@@ -473,6 +491,10 @@ TEST_CASE("26: numbers on the command line are plain decimals in their range") {
     expect_usage(cli({"compare", d / "base.json", d / "base.json", "--threshold", t}), "--threshold");
   CHECK(cli({"compare", d / "base.json", d / "base.json", "--threshold", "2.5%"}).rc == kExitOk);
   expect_usage(cli(toy_run({"--device", "-1"})), "--device");
+  expect_usage(cli(toy_run({"--device", "0x1"})), R"(--device: expected a whole number from 0 to 1023, got "0x1")");
+  for (const char* n : {"0x10", "1e3"})
+    expect_usage(cli(toy_run({"--min-samples", n})),
+                 fmt::format(R"(--min-samples: expected a whole number from 1 to 100000, got "{}")", n));
   expect_usage(cli(toy_run({"--max-runs", "0"})), "expected a whole number from 1 up, got \"0\"");
   write(d / "two.json", R"({"benchmarks": [{"pattern": "toy", "variants": "loop", "params": {"n": 4}},
                                            {"pattern": "toy", "variants": "loop", "params": {"n": 8}}]})");
@@ -488,4 +510,40 @@ TEST_CASE("28: --dry-run refuses what --concurrent would refuse: runs that do no
   for (int d = 1; d < 1024; ++d) devices += "," + std::to_string(d);
   expect_usage(cli({"reduce", "--variant", "cpu", "--n", "2^28", "--devices", devices, "--concurrent", "--dry-run"}),
                "--concurrent: the runs on 1024 devices need");
+}
+
+TEST_CASE("29: a key given twice in one object of a config or a results file is refused, naming its path") {
+  Dir d("twice");
+  write(d / "config.json", R"({"benchmarks": [{"pattern": "nope"}], "benchmarks": [{"pattern": "toy"}]})");
+  expect_usage(cli({"run", d / "config.json", "--dry-run"}), "config.json: benchmarks: given twice in one object");
+  write(d / "params.json", R"({"benchmarks": [{"pattern": "toy"}, {"pattern": "toy", "params": {"n": 4, "n": 8}}]})");
+  expect_usage(cli({"run", d / "params.json", "--dry-run"}),
+               "params.json: benchmarks[1].params.n: given twice in one object");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  std::string text = read(d / "base.json");
+  text.insert(text.find('{') + 1, "\"schema_version\": 1, ");
+  write(d / "new.json", text);
+  expect_usage(cli({"compare", d / "base.json", d / "new.json"}),
+               "new.json: schema_version: given twice in one object");
+}
+
+TEST_CASE("30: names and values in a results file that would break a line or drive the terminal are refused") {
+  Dir d("control-results");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  json doc = json::parse(read(d / "base.json"));
+  doc["results"][0]["variant"] = "a\nb\x1b[31mred";
+  write(d / "variant.json", doc.dump());
+  expect_usage(cli({"compare", d / "base.json", d / "variant.json"}),
+               R"(/results/0/variant: expected text without control characters, got "a\nb\u001b[31mred")");
+  doc = json::parse(read(d / "base.json"));
+  doc["results"][0]["params"]["mode"] = "a\tb";
+  write(d / "params.json", doc.dump());
+  expect_usage(cli({"compare", d / "params.json", d / "base.json"}), "/results/0/params/mode: expected text without");
+}
+
+TEST_CASE("31: list names an empty pattern as unknown, and an unreadable file says why") {
+  expect_usage(cli({"list", ""}), "unknown pattern ''; valid: reduce");
+  Dir d("unreadable");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  expect_usage(cli({"compare", d / "missing.json", d / "base.json"}), "missing.json': No such file or directory");
 }

@@ -72,6 +72,19 @@ TEST_CASE("a pool whose threads went to sleep wakes them all for the next job, f
   }
 }
 
+TEST_CASE("a pool of many more threads than cores ends at once after its last job") {
+  // Its workers spin awake after a job; at shutdown they must stop spinning
+  // (4096 threads on 2 cores took a minute to exit before they did).
+  const auto start = std::chrono::steady_clock::now();
+  {
+    gpubench::ThreadPool pool(512);
+    std::atomic<int> runs{0};
+    pool.run(1024, [&](unsigned) { ++runs; });
+    CHECK(runs == 1024);
+  }
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+}
+
 TEST_CASE("an exception in a pool job reaches the caller, and the pool goes on") {
   CHECK_THROWS_AS(gpubench::parallel_chunks(
                       1 << 20, [](unsigned c, std::int64_t, std::int64_t) {
