@@ -47,10 +47,13 @@ std::size_t utf8_length(const unsigned char* s) {
 
 // A message as one line: the control characters a name from the user may
 // carry (a newline, a terminal's escape codes) and bytes that are not UTF-8
-// written as \n or \x1b.
+// written as \n or \x1b; cut after 2000 bytes, since a message may repeat
+// what the user gave (a 100 KB --variant).
 std::string one_line(const char* message) {
+  constexpr std::size_t kMost = 2000;
   std::string out;
   for (const auto* c = reinterpret_cast<const unsigned char*>(message); *c;) {
+    if (out.size() >= kMost) return out + " ...";
     const std::size_t n = *c < 0x80 ? 1 : utf8_length(c);
     if (*c == '\n') out += "\\n";
     else if (n == 0 || *c < 0x20 || *c == 0x7f) out += fmt::format("\\x{:02x}", *c);
@@ -504,11 +507,11 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     for (const PatternArgs& a : pattern_args)
       if (cmd == a.pattern->name) return run_and_report(plan(a), a.out, std::nullopt, {}, progress, out, err);
     if (cmd == "run") {
+      std::optional<std::vector<int>> devices;
+      if (run_devices_option->count()) devices = parse_devices(run_devices, "--devices");
       const nlohmann::json doc = load_json_file(config_path);
       std::vector<RunRequest> runs;
       try {
-        std::optional<std::vector<int>> devices;
-        if (run_devices_option->count()) devices = parse_devices(run_devices, "--devices");
         runs = config::plan(doc, patterns, run_max_runs, devices);
       } catch (const UsageError& e) {
         throw UsageError(config_path + ": " + e.what());

@@ -547,3 +547,17 @@ TEST_CASE("31: list names an empty pattern as unknown, and an unreadable file sa
   REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
   expect_usage(cli({"compare", d / "missing.json", d / "base.json"}), "missing.json': No such file or directory");
 }
+
+TEST_CASE("32: an error line that repeats a huge argument is cut, and a bad option is not blamed on the config") {
+  const Outcome r = cli(toy_run({"--variant", std::string(100000, 'x')}));
+  CHECK(r.rc == kExitUsage);
+  CHECK(r.err.rfind("gpubench: error: unknown toy variant 'xxx", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.size() < 2100);
+  CHECK(r.err.find(" ...\n") != std::string::npos);
+  Dir d("devices");
+  write(d / "c.json", R"({"benchmarks": [{"pattern": "toy"}]})");
+  const Outcome devices = cli({"run", d / "c.json", "--devices", ""});
+  expect_usage(devices, "--devices");
+  CHECK(devices.err.find("c.json") == std::string::npos);
+}
