@@ -494,11 +494,15 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       out << e.what() << "\n";
       return kExitOk;
     } catch (const CLI::ParseError& e) {
-      // CLI11 reports a misspelt command as a missing one; name it instead.
-      if (argc > 1 && argv[1][0] != '-') {
+      // CLI11 reports a misspelt command, or an option before any, as a
+      // missing command; name what was given instead.
+      if (argc > 1) {
         std::vector<std::string> commands;
         for (const auto* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
-        if (std::find(commands.begin(), commands.end(), argv[1]) == commands.end())
+        if (argv[1][0] == '-' && app.get_subcommands().empty())
+          throw UsageError(fmt::format("unknown option '{}': a command comes first ({}), its options after it",
+                                       argv[1], fmt::join(commands, ", ")));
+        if (argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end())
           throw UsageError(fmt::format("unknown command '{}'; valid: {}", argv[1], fmt::join(commands, ", ")));
       }
       throw UsageError(std::string(e.what()) + " (see gpubench --help)");

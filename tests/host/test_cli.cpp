@@ -75,6 +75,7 @@ TEST_CASE("bad input is one line on stderr and exit 2") {
   expect_usage_error({"list", "sort"}, "valid: reduce, gemm, scan, histogram");
   expect_usage_error({"bogus"}, "unknown command 'bogus'; valid: reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, collective, list, info, run, compare");
   expect_usage_error({}, "subcommand is required");
+  expect_usage_error({"--nope"}, "unknown option '--nope': a command comes first (reduce, ");
 }
 
 TEST_CASE("an unwritable output path fails before any work and leaves no file") {
