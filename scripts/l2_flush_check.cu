@@ -38,7 +38,19 @@ __global__ void spin(long long cycles) {
 }
 
 int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 200;
+  // Usage: l2_flush_check [REPS]: samples per mode, 1 to 100000 (default 200).
+  char* end = nullptr;
+  const long asked = argc > 1 ? std::strtol(argv[1], &end, 10) : 200;
+  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0' || asked < 1 || asked > 100000))) {
+    std::fprintf(stderr, "usage: l2_flush_check [REPS]: REPS, samples per mode, a whole number from 1 to 100000\n");
+    return 2;
+  }
+  const int reps = int(asked);
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "l2_flush_check: no CUDA device found\n");
+    return 3;
+  }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, L2 %d MB\n", prop.name, prop.l2CacheSize >> 20);

@@ -7,12 +7,28 @@
 #   (default: all but ladders, energy and collective, in that order; a device call may not hold them all;
 #   ladders is configs/ladders.json alone; energy the reduce and gemm ladders with --energy;
 #   collective needs two GPUs or more).
+#   Defaults: the repository's build/gpubench and results/h200; it may run from any folder.
 # The cudnn rows need libcudnn.so.9 on LD_LIBRARY_PATH (else: unavailable).
 set -euo pipefail
-bin=${1:-build/gpubench}
-out=${2:-results/h200}
+all_groups="reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs ladders energy collective"
+fail() { echo "results.sh: $*" >&2; exit 2; }
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print substr($0, 3) }' "$0"; exit 0 ;; esac
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Paths as given, from the caller's folder; the script then works from the
+# repository's (configs/, tests/data/).
+bin=$(realpath -m -- "${1:-$root/build/gpubench}")
+out=$(realpath -m -- "${2:-$root/results/h200}")
 shift $(( $# < 2 ? $# : 2 ))
 groups=${*:-reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs}
+[ -f "$bin" ] && [ -x "$bin" ] || fail "$bin: no gpubench binary there; build first, or name it first"
+for group in $groups; do  # all checked before any runs
+  [[ " $all_groups " == *" $group "* ]] || fail "unknown group '$group' (${all_groups// /, })"
+done
+for group in $all_groups; do  # results.sh BIN cpu: a group where the folder goes
+  [ "$(basename "$out")" != "$group" ] || [ -d "$out" ] ||
+    fail "OUT_DIR '$group' is a group's name: give the binary, then the folder, then the groups"
+done
+cd "$root"
 mkdir -p "$out"
 previous=""  # the ci group's copy of the committed baseline
 trap 'rm -f "$out"/.*.partial ${previous:+"$previous"}' EXIT
@@ -111,6 +127,5 @@ for group in $groups; do
     energy)
       run reduce-energy reduce --n 2^28 --energy
       run gemm-energy gemm --energy ;;
-    *) echo "results.sh: unknown group '$group' (reduce, scan, gemm, histogram, conv2d, stencil3d, map, transfer, ci, cpu, configs, ladders, energy, collective)" >&2; exit 2 ;;
   esac
 done

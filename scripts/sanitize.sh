@@ -12,6 +12,8 @@
 #   test but the large and CLI ones (e.g. "[histogram]~[large]"). The tests
 #   across GPUs (gpu_multi_tests) run too where two GPUs or more are present.
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print substr($0, 3) }' "$0"; exit 0 ;; esac
+[ $# -le 2 ] || { echo "sanitize.sh: at most BUILD_DIR and TESTS (see scripts/sanitize.sh --help)" >&2; exit 2; }
 build=${1:-build}
 spec=${2:-"~[large]~[cli]"}
 tests="$build/tests/gpu_tests"
@@ -25,7 +27,12 @@ for tool in memcheck racecheck; do
   extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   [ "$tool" = racecheck ] && extra=(--kernel-name-exclude kns=cusparse)
-  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || status=$?
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || {
+    rc=$?
+    # 77: no GPU, the tests skipped: nothing was checked.
+    [ "$rc" -ne 77 ] || { echo "sanitize.sh: the GPU tests skipped (no CUDA device): nothing was checked" >&2; exit 77; }
+    status=$rc
+  }
   # 77: fewer than two GPUs, the tests skipped.
   compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$multi" "$spec" || {
     rc=$?

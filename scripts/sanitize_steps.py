@@ -18,9 +18,10 @@ anything runs (each process's config is checked with `gpubench run --dry-run` fi
 the GPU (bins past shared memory) is found only when the process runs: gpubench's exit 2.
 
 Each process's output goes to DIR/PATTERN-STEP.txt (DIR/PATTERN-STEP-N.txt with --per-size, N
-the benchmark's index in the config), ending with its exit status and seconds. Exit code: 0 when
+the benchmark's index in the config), ending with its exit status and seconds; its config
+beside it, as .json, to run it again by hand. Exit code: 0 when
 every process exited 0 (no sanitizer error, every row PASS), 1 otherwise; 2 for a bad argument
-or config (gpubench run --dry-run checks the config first).
+or config (gpubench run --dry-run checks the config first), or one that leaves nothing to check.
 """
 import argparse
 import concurrent.futures
@@ -47,6 +48,8 @@ def steps_of(binary, pattern):
     if listing.returncode != 0:
         fail(f"{binary} list {pattern}: {listing.stderr.strip()}")
     rows = [line.split() for line in listing.stdout.splitlines() if line.startswith("  ")]
+    if not rows:
+        fail(f"{binary} list {pattern} listed no steps: is it gpubench?")
     return [row[0] for row in rows if len(row) > 1 and row[1] != "baseline"]
 
 
@@ -84,6 +87,8 @@ def jobs_of(config, binary, only, per_size):
     idle = [step for step in only or [] if step not in taken]
     if idle:
         fail(f"no benchmark of the config runs {', '.join(idle)}: their variants leave it out")
+    if not jobs:
+        fail("nothing to check: the config's benchmarks run no step of their ladders, only baselines")
     return jobs
 
 
@@ -100,6 +105,7 @@ def write_checked(name, config, binary, workdir):
 
 
 def run_one(name, path, args):
+    """Runs one process's config (kept in --out beside its log, to run again by hand)."""
     command = ["compute-sanitizer", "--tool", args.tool, "--error-exitcode", "99", args.bin, "run", path]
     start = time.monotonic()
     with open(os.path.join(args.out, f"{name}.txt"), "w") as log:
@@ -129,12 +135,17 @@ def main():
     parser.add_argument("--out", default="build/sanitize-steps", help="the folder for the logs (default: build/sanitize-steps)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="processes at once (default: one per CPU)")
     parser.add_argument("--timeout", type=float, help="seconds before a process is stopped (default: none)")
-    parser.add_argument("--tool", default="racecheck", help="compute-sanitizer's tool (default: racecheck)")
+    parser.add_argument("--tool", default="racecheck", choices=["memcheck", "racecheck", "synccheck", "initcheck"],
+                        help="compute-sanitizer's tool (default: racecheck)")
     parser.add_argument("--steps", help="only these steps, comma-separated")
     parser.add_argument("--per-size", action="store_true", help="a process per step and benchmark")
     args = parser.parse_args()
     if args.jobs < 1:
         fail(f"--jobs must be at least 1, not {args.jobs}")
+    if args.timeout is not None and not args.timeout > 0:
+        fail(f"--timeout must be a positive number of seconds, not {args.timeout}")
+    if args.steps is not None and not all(args.steps.split(",")):
+        fail(f"--steps {args.steps!r}: a comma-separated list of step names, none empty")
     if not (os.path.isfile(args.bin) and os.access(args.bin, os.X_OK)):
         fail(f"{args.bin}: no gpubench binary there; build first or pass --bin")
     if not shutil.which("compute-sanitizer"):
@@ -154,8 +165,9 @@ def main():
             fail(f"--out {args.out}: {e.strerror}")
         if not os.access(args.out, os.W_OK):
             fail(f"--out {args.out}: not writable")
+        kept = [(name, shutil.copy(path, os.path.join(args.out, f"{name}.json"))) for name, path in paths]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda job: run_one(*job, args), paths))
+            results = list(pool.map(lambda job: run_one(*job, args), kept))
     for name, status, seconds in results:
         print(f"{name}: exit {status} after {seconds:.0f} s")
     clean = sum(status == 0 for _, status, _ in results)

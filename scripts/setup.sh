@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Installs what gpubench needs to build and test, from Debian's packages, when missing.
 # The CUDA toolkit (nvcc, CUB, cuBLAS) must already be installed.
+# Usage: scripts/setup.sh (no arguments)
 set -euo pipefail
+case $# in
+  0) ;;
+  *) [[ $1 == -h || $1 == --help ]] && { sed -n '2,4p' "$0" | cut -c3-; exit 0; }
+     echo "setup.sh: takes no arguments (see scripts/setup.sh --help)" >&2; exit 2 ;;
+esac
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup.sh: nvcc not found: install the CUDA toolkit first" >&2
+  exit 1
+fi
 pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2 python3 python3-matplotlib
       libopenblas0-pthread  # OpenBLAS: the gemm `cpu` baseline, loaded at run time
       libopenmpi-dev openmpi-bin)  # MPI: the plugin for runs under mpirun or srun, and its test
@@ -12,8 +22,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-  echo "setup.sh: nvcc not found: install the CUDA toolkit first" >&2
-  exit 1
 fi

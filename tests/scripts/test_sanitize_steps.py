@@ -4,6 +4,7 @@ in FAKE_FAILING_STEP and sleeps a minute for FAKE_SLOW_STEP's. Run by ctest
 (tests/CMakeLists.txt), which sets GPUBENCH_BIN and GPUBENCH_SOURCE_DIR."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,7 +64,8 @@ class SanitizeStepsTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         steps = self.steps()
         self.assertIn("stream_k", steps)
-        self.assertEqual(sorted(os.listdir(self.out)), sorted(f"gemm-{s}.txt" for s in steps))
+        self.assertEqual(sorted(os.listdir(self.out)), sorted(f"gemm-{s}.{x}" for s in steps for x in ("txt", "json")))
+        self.assertEqual(read(os.path.join(self.out, "gemm-stream_k.json")), read(os.path.join(self.kept, "gemm-stream_k.json")))
         config = json.loads(read(os.path.join(self.kept, "gemm-stream_k.json")))
         self.assertEqual(len(config["benchmarks"]), 9)
         for b in config["benchmarks"]:
@@ -125,6 +127,25 @@ class SanitizeStepsTest(unittest.TestCase):
                                       r"leave the step out of that benchmark's variants\n$")
         self.assertEqual(os.listdir(self.kept), [])
         self.assertFalse(os.path.exists(self.out))
+
+    def test_bad_options_and_a_run_with_nothing_to_check_are_one_line(self):
+        baselines = os.path.join(self.tmp.name, "baselines.json")
+        with open(baselines, "w") as f:
+            json.dump({"benchmarks": [{"pattern": "gemm", "variants": "cublas,cpu", "params": {"m": 3}}]}, f)
+        true = shutil.which("true")
+        for args, config, message in [
+            ((), baselines, "nothing to check: the config's benchmarks run no step of their ladders, only baselines"),
+            (("--bin", true), CONFIG, f"{true} list gemm listed no steps: is it gpubench?"),
+            (("--timeout", "0"), CONFIG, "--timeout must be a positive number of seconds, not 0.0"),
+            (("--steps", ""), CONFIG, "--steps '': a comma-separated list of step names, none empty"),
+        ]:
+            done = self.run_script(*args, config=config)
+            self.assertEqual(done.returncode, 2, args)
+            self.assertEqual(done.stderr, f"sanitize_steps.py: {message}\n")
+            self.assertFalse(os.path.exists(self.out))
+        done = self.run_script("--tool", "bogus")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("invalid choice: 'bogus' (choose from 'memcheck', 'racecheck', 'synccheck', 'initcheck')", done.stderr)
 
     def test_an_unknown_step_is_one_line_listing_the_steps(self):
         done = self.run_script("--steps", "stream_k,fastest")
