@@ -37,10 +37,12 @@ class Conv2dFixture : public Fixture {
       : w_(p.at("width")), h_(p.at("height")), side_(mask_side(p)), dtype_(dtype_named(p.at("dtype"))),
         seed_(p.at("seed")), bytes_(std::size_t(w_) * std::size_t(h_) * dtype_size(dtype_)) {}
 
-  // The steps' own checks ask the current GPU (whether this build has a TMA kernel's sm_90 code).
+  // A device step's own check asks the current GPU (whether this build has a
+  // TMA kernel's sm_90 code): it waits for the device.
   std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
     const Step& s = ladder()[i];
-    return d && s.unavailable ? s.unavailable(problem(nullptr, nullptr, nullptr)) : std::string();
+    const bool ask = s.unavailable && (d || s.where == Where::host);
+    return ask ? s.unavailable(problem(nullptr, nullptr, nullptr)) : std::string();
   }
 
   // The image, the reference and the output read back on the host; the
