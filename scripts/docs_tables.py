@@ -3,7 +3,7 @@
 
   docs_tables.py [--check] [FILE.md ...]   (default: README.md, docs/*.md and docs/ladders/*.md)
 
-Two kinds of marked blocks are rewritten in place:
+Three kinds of marked blocks are rewritten in place:
 
   <!-- table: results/h200/X.txt -->      the file's contents, as printed by gpubench
   <!-- summary: results/h200/X.json -->   one row per ladder of a results file: first step, best
@@ -12,23 +12,33 @@ Two kinds of marked blocks are rewritten in place:
   <!-- example: results/h200/X.json#V -->  the document with only variant V's first result, its
                                           samples cut to three
   ...
-  <!-- /table --> or <!-- /summary -->
+  <!-- /table -->, <!-- /summary --> or <!-- /example -->
 
 With --check nothing is written; the exit code is 1 when a block differs from what it would hold.
-Paths are relative to the repository root.
+Bad input (an unreadable page or file, a file of the wrong kind, an empty table) is one line on
+stderr and exit code 2, with no page written: every page is filled before any is, and each is
+replaced by renaming a complete copy over it. Paths are relative to the repository root.
 """
 import argparse
+import contextlib
 import glob
 import json
 import os
 import re
+import stat
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A block's body holds no other marker, so an opening marker left unclosed cannot swallow the next block.
-BLOCK = re.compile(r"(<!-- (table|summary|example): (\S+) -->\n)((?:(?!<!-- /?(?:table|summary|example)\b).)*?)(<!-- /\2 -->)",
+# FILE runs to the marker's " -->", so it may hold spaces.
+BLOCK = re.compile(r"(<!-- (table|summary|example): ([^\n]+?) -->\n)((?:(?!<!-- /?(?:table|summary|example)\b).)*?)(<!-- /\2 -->)",
                    re.S)
 MARKER = re.compile(r"^<!-- (/?)(table|summary|example)\b", re.M)  # at a line's start: not one quoted in prose
+
+
+class Refused(Exception):
+    """Bad input: main prints it as one line and exits 2."""
 
 
 def metric(row, name):
@@ -85,25 +95,103 @@ def summary(doc):
                  f"{lib['variant']} {value_text(lib, lib['primary'])}" if lib else "-",
                  value_text(best, "pct_of_library"), ceiling_text(best)]
         lines.append("| " + " | ".join(cells) + " |")
+    if len(lines) == 2:  # the header alone
+        raise Refused("no verified hand-written step to summarize (the table would be empty)")
     return "\n".join(lines) + "\n"
 
 
 def example(doc, variant):
     result = next((r for r in doc["results"] if r["variant"] == variant), None)
     if result is None:
-        raise ValueError(f"no result of variant {variant!r}")
+        raise Refused(f"no result of variant {variant!r}")
     doc = dict(doc, results=[dict(result, samples_ms=result["samples_ms"][:3])])
     doc.pop("config", None)
     return "```json\n" + json.dumps(doc, indent=2, sort_keys=True) + "\n```\n"
 
 
 def fill(kind, target):
+    """A block's new body; raises Refused, OSError, ValueError (not UTF-8, not JSON) or RecursionError (JSON nested
+    deeper than the parser goes)."""
     path, _, variant = target.partition("#")
-    with open(os.path.join(ROOT, path)) as f:
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         if kind == "table":
-            return "```text\n" + f.read().rstrip("\n") + "\n```\n"
+            text = f.read().rstrip("\n")
+            if not text:
+                raise Refused("the file is empty")
+            return "```text\n" + text + "\n```\n"
         doc = json.load(f)
-    return summary(doc) if kind == "summary" else example(doc, variant)
+    if not isinstance(doc, dict):
+        raise Refused('expected a results file ("kind": "results"), but its top level is not an object')
+    if doc.get("kind") != "results":  # a comparison says "comparison"; a config has no "kind"
+        found = f'"kind": {json.dumps(doc["kind"])}' if "kind" in doc else 'no "kind"'
+        raise Refused(f'expected a results file ("kind": "results"), found {found}')
+    try:
+        return summary(doc) if kind == "summary" else example(doc, variant)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+        raise Refused(f"not a results file as docs/json-schema.md describes ({type(e).__name__}: {e})") from None
+
+
+def reason(e):
+    """Why reading a page or a block's file failed, in a few words."""
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 (byte {e.object[e.start]:#04x} at offset {e.start})"
+    if isinstance(e, json.JSONDecodeError):
+        return f"not JSON ({e})"
+    if isinstance(e, RecursionError):
+        return "JSON nested too deeply to read"
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    return str(e)
+
+
+def filled_page(path):
+    """The page's text and the same with every block filled."""
+    page = os.path.relpath(path, ROOT)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise Refused(f"{page}: {reason(e)}") from None
+    unmatched = len(MARKER.findall(text)) - 2 * len(BLOCK.findall(text))
+    if unmatched:
+        raise Refused(f"{page}: {unmatched} block markers without their pair "
+                      "(each <!-- KIND: FILE --> needs its <!-- /KIND -->, with no marker between)")
+
+    def filled(m):
+        try:
+            return m.group(1) + fill(m.group(2), m.group(3)) + m.group(5)
+        except (Refused, OSError, ValueError, RecursionError) as e:
+            line = text.count("\n", 0, m.start()) + 1
+            raise Refused(f"{page}:{line}: {m.group(2)} of {m.group(3)}: {reason(e)}") from None
+
+    return text, BLOCK.sub(filled, text)
+
+
+def write_pages(pages):
+    """Writes every page of {path: text} or none: each goes to a temporary file beside it, and only when all are
+    written are they renamed over the pages, so a failure (a full disk) leaves every page as it was."""
+    for path in pages:
+        if not os.access(path, os.W_OK):  # renaming over it would succeed where writing it would not
+            raise Refused(f"{os.path.relpath(path, ROOT)}: cannot write: Permission denied")
+    temps = {}  # page: its temporary file, until renamed
+    try:
+        for path, text in pages.items():
+            target = os.path.realpath(path)  # a link's file, not the link
+            fd, temps[path] = tempfile.mkstemp(dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.")
+            with open(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())  # a full disk may answer only here
+            os.chmod(temps[path], stat.S_IMODE(os.stat(target).st_mode))
+        for path in pages:
+            os.replace(temps[path], os.path.realpath(path))
+            del temps[path]
+    except OSError as e:
+        raise Refused(f"{os.path.relpath(path, ROOT)}: cannot write: {e.strerror or e}") from None
+    finally:
+        for temp in temps.values():
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
 
 
 def main(argv=None):
@@ -113,31 +201,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     files = args.files or [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + sorted(
         glob.glob(os.path.join(ROOT, "docs", "ladders", "*.md")))
-    stale = []
-    for path in files:
-        try:
-            with open(path) as f:
-                text = f.read()
-        except OSError as e:
-            sys.exit(f"cannot read {path}: {e.strerror}")
-        unmatched = len(MARKER.findall(text)) - 2 * len(BLOCK.findall(text))
-        if unmatched:
-            sys.exit(f"{os.path.relpath(path, ROOT)}: {unmatched} block markers without their pair "
-                     "(each <!-- KIND: FILE --> needs its <!-- /KIND -->, with no marker between)")
-
-        def filled(m, path=path):
-            try:
-                return m.group(1) + fill(m.group(2), m.group(3)) + m.group(5)
-            except (OSError, ValueError, KeyError, TypeError) as e:  # ValueError: not JSON, or no such variant
-                line = text.count("\n", 0, m.start()) + 1
-                sys.exit(f"{os.path.relpath(path, ROOT)}:{line}: {m.group(2)} of {m.group(3)}: {e}")
-
-        new = BLOCK.sub(filled, text)
-        if new != text:
-            stale.append(path)
-            if not args.check:
-                with open(path, "w") as f:
-                    f.write(new)
+    try:
+        stale = {}  # path: its new text
+        for path in files:
+            text, new = filled_page(path)
+            if new != text:
+                stale[path] = new
+        if not args.check:
+            write_pages(stale)
+    except Refused as e:
+        print(e, file=sys.stderr)
+        sys.exit(2)
     if args.check and stale:
         sys.exit("stale tables (run scripts/docs_tables.py): " + ", ".join(os.path.relpath(p, ROOT) for p in stale))
     for path in stale:
