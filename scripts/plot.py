@@ -9,19 +9,28 @@ The script knows no pattern: every result names its `primary` metric (value,
 label, unit) and its `ladder`, and `continues` names the ladder whose steps it
 carries on. The ladder `baseline` holds library and CPU rows; its device rows
 are drawn as reference lines. Ceilings come from the device: bandwidth lines
-for a GB/s metric, the FP32 peak for a TFLOP/s one. A sweep runs along the one
-integer parameter with the most distinct values in the file; other parameters
-that differ make one chart each. Schema 1 results are
+for a GB/s metric, the FP32 peak for a TFLOP/s one. Each pattern in the file
+is drawn on its own. A sweep runs along the one integer parameter with the
+most distinct values among the pattern's results; other parameters that
+differ make one chart each, and a pattern whose results differ in no integer
+parameter is left out with a line on stderr. The sweep's axis is log2; where
+the swept parameter takes 0 (or less), it is linear out to the smallest
+magnitude other than 0 and log2 beyond (symlog), so no point is left off. Where seeds
+differ, the seed joins the chart titles and names. Schema 1 results are
 converted on loading (their throughput becomes the primary metric).
 
 RESULTS.json may be xz-compressed (RESULTS.json.xz, as the size sweeps are
 stored). Each chart is written as PNG and SVG into DIR (default: beside the
-input), named after the input file. Needs matplotlib (Debian:
+input), named after the input file (and the pattern, where charts of two
+patterns would share a name). Needs matplotlib (Debian:
 python3-matplotlib). A file that cannot be read or drawn is one line on
-stderr and exit 1.
+stderr and exit 1, and no chart is written.
 """
 import argparse
+import collections
+import contextlib
 import hashlib
+import io
 import json
 import lzma
 import os
@@ -59,6 +68,8 @@ def load(path, kind):
             doc = json.load(f)
     except (OSError, ValueError, EOFError, lzma.LZMAError) as e:  # ValueError: not JSON, or not UTF-8
         sys.exit(f"{path}: cannot read: {e}")
+    except RecursionError:
+        sys.exit(f"{path}: cannot read: nested deeper than Python's JSON reader goes")
     if not isinstance(doc, dict):
         sys.exit(f"{path}: not a gpubench results or comparison document (its top level is not an object)")
     version = doc.get("schema_version")
@@ -66,6 +77,8 @@ def load(path, kind):
         sys.exit(f"{path}: schema_version {version!r} is not one this script reads")
     if kind == "comparison" and doc.get("kind") != "comparison":
         sys.exit(f"{path}: not a comparison (write one with gpubench compare --json)")
+    if kind == "comparison" and not doc.get("rows"):
+        sys.exit(f"{path}: no rows to draw (the comparison has none)")
     if kind == "results" and (not isinstance(doc.get("results"), list) or doc.get("kind", "results") != "results"):
         sys.exit(f"{path}: no results")
     if kind == "results" and not doc["results"]:
@@ -75,9 +88,13 @@ def load(path, kind):
     if kind == "results":
         # Files from before host rows were flushed say "n/a": draw them with their run's device rows.
         run_l2 = doc.get("l2") if doc.get("l2") in ("flushed", "hot") else "flushed"
-        for r in doc["results"]:
+        for i, r in enumerate(doc["results"], 1):
             if r.get("l2") == "n/a":
                 r["l2"] = run_l2
+            median = r.get("median_ms")
+            if r.get("verified") and not (isinstance(median, (int, float)) and median > 0):  # speedups divide by it
+                sys.exit(f"{path}: result {i} ({r.get('pattern')} {r.get('variant')}): median_ms is {median!r}, "
+                         "not a positive time")
     return doc
 
 
@@ -92,8 +109,14 @@ def value_label(v):
     return str(v)
 
 
-def params_label(p, leave_out=()):
-    return " ".join(f"{k}={value_label(v)}" for k, v in p.items() if k != "seed" and k not in leave_out)
+def params_label(p, leave_out=("seed",)):
+    return " ".join(f"{k}={value_label(v)}" for k, v in p.items() if k not in leave_out)
+
+
+def unlabelled(results):
+    """What labels leave out of these results' params: the seed, unless it differs between them
+    (then it tells their charts apart)."""
+    return ("seed",) if len({json.dumps(r["params"].get("seed")) for r in results}) == 1 else ()
 
 
 def chart_name(stem, chart, label, l2):
@@ -104,6 +127,21 @@ def chart_name(stem, chart, label, l2):
     if len(name) > 200:
         name = name[:190] + "-" + hashlib.sha1(name.encode()).hexdigest()[:8]
     return name
+
+
+def chart_names(path, charts):
+    """File names for charts given as (chart, pattern, label, l2). The pattern joins a name that
+    charts of several patterns would share; a name still shared (labels that differ only where a
+    file name cannot) refuses the file rather than have one chart overwrite another."""
+    stem = stem_of(path)
+    plain = [chart_name(stem, chart, label, l2) for chart, _, label, l2 in charts]
+    shared = {name for name, count in collections.Counter(plain).items() if count > 1}
+    names = [chart_name(stem, chart, f"{pattern} {label}", l2) if name in shared else name
+             for (chart, pattern, label, l2), name in zip(charts, plain)]
+    for name, count in collections.Counter(names).items():
+        if count > 1:
+            sys.exit(f"{path}: {count} charts would be named {name}")
+    return names
 
 
 def primary(r):
@@ -164,8 +202,9 @@ def step_labels(rows):
     return labels
 
 
-def ladder_figure(rows, device):
-    """One bar per step, library baseline and ceilings as lines, step speedups on the bars."""
+def ladder_figure(rows, device, leave_out=("seed",)):
+    """One bar per step, library baseline and ceilings as lines, step speedups on the bars;
+    the title has the params but those in leave_out."""
     fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 2), 5))
     unit = primary(rows[0])["unit"]
     colours = ladder_colours(rows)
@@ -180,7 +219,7 @@ def ladder_figure(rows, device):
                        label=f"{r['variant']} {value(r):.{primary(r).get('digits', 1)}f} {unit}")
     ceilings(ax, device, unit, rows)
     gpu = device["name"] if device else "host"
-    ax.set_title(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
+    ax.set_title(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'], leave_out)}, {gpu}")
     ax.set_xlabel("step (label: speedup over the previous step of its ladder)")
     ax.set_ylabel(axis_label(rows[0]))
     ax.tick_params(axis="x", labelrotation=45)
@@ -196,10 +235,10 @@ def metric_value(r, name):
     return m["value"] if m and r["verified"] else None
 
 
-def energy_figure(rows, device):
+def energy_figure(rows, device, leave_out=("seed",)):
     """Beside each step's median time, its energy per run (--energy): the part above the
     GPU's idle power dark, the idle part light. The problem is the same for every step,
-    so per run is per element too."""
+    so per run is per element too. The title is as ladder_figure's."""
     rows = [r for r in rows if metric_value(r, "energy_mj") is not None]
     fig, (left, right) = plt.subplots(1, 2, figsize=(max(8, 1.1 * len(rows) + 3), 5))
     names = [r["variant"] for r in rows]
@@ -218,21 +257,20 @@ def energy_figure(rows, device):
         ax.set_xlabel("step")
         ax.tick_params(axis="x", labelrotation=45)
     gpu = device["name"] if device else "host"
-    fig.suptitle(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'])}, {gpu}")
+    fig.suptitle(f"{rows[0]['pattern']} ladder, {params_label(rows[0]['params'], leave_out)}, {gpu}")
     fig.tight_layout()
     return fig
 
 
-def swept_param(results, path):
+def swept_param(results):
     """The integer parameter (other than seed) with the most distinct values
-    (the first such, on a tie): the others that differ split the sweep into charts."""
+    (the first such, on a tie), None where none differs: the others that differ
+    split the sweep into charts."""
     best, most = None, 1
     for k in dict.fromkeys(k for r in results for k in r["params"] if k != "seed"):
         values = {r["params"].get(k) for r in results}
         if len(values) > most and all(is_int(v) for v in values):
             best, most = k, len(values)
-    if best is None:
-        sys.exit(f"{path}: no integer parameter differs between the results, so there is no sweep to draw")
     return best
 
 
@@ -249,7 +287,8 @@ def companions(results, swept):
 
 
 def sweep_figure(results, device, label, swept, along=()):
-    """The primary metric against the swept parameter (log scale), one line per variant."""
+    """The primary metric against the swept parameter (log2 scale, symlog where it takes 0 or
+    less), one line per variant."""
     fig, ax = plt.subplots(figsize=(8, 5))
     unit = primary(results[0])["unit"]
     for v in dict.fromkeys(r["variant"] for r in results):
@@ -258,7 +297,11 @@ def sweep_figure(results, device, label, swept, along=()):
         style = "--" if rows[0]["ladder"] == "baseline" else "-"
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", markersize=3, label=v)
     ceilings(ax, device, unit, results)
-    ax.set_xscale("log", base=2)
+    xs = {r["params"][swept] for r in results}
+    if min(xs) > 0:
+        ax.set_xscale("log", base=2)
+    elif any(xs):  # a log axis has no 0: linear up to the smallest other magnitude, log2 beyond
+        ax.set_xscale("symlog", base=2, linthresh=min(abs(x) for x in xs if x))
     gpu = device["name"] if device else "host"
     axis = " = ".join([swept, *along])
     ax.set_title(", ".join(part for part in (f"{results[0]['pattern']}: {unit} against {axis}", label, gpu) if part))
@@ -292,15 +335,37 @@ def compare_figure(doc):
     return fig
 
 
-def save(fig, out_dir, name):
-    os.makedirs(out_dir, exist_ok=True)  # once the input is known to be drawable
-    paths = []
+def render(fig):
+    """The figure as PNG and SVG bytes, and closed: every chart is drawn before any is written."""
+    files = {}
     for ext in ("png", "svg"):
-        path = os.path.join(out_dir, f"{name}.{ext}")
-        fig.savefig(path, dpi=120)
-        paths.append(path)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=120)
+        files[ext] = buf.getvalue()
     plt.close(fig)
-    return paths
+    return files
+
+
+def save(out_dir, charts):
+    """Writes charts given as (name, files from render) into out_dir, each file under a temporary
+    name until all are written: a run that fails part way (a full disk, an interrupt) leaves none."""
+    os.makedirs(out_dir, exist_ok=True)  # once the input is known to be drawable
+    written = []  # (temporary, final) paths
+    try:
+        for name, files in charts:
+            for ext, data in files.items():
+                temporary = os.path.join(out_dir, f".{name}.{ext}.tmp")
+                written.append((temporary, os.path.join(out_dir, f"{name}.{ext}")))
+                with open(temporary, "wb") as f:
+                    f.write(data)
+        for temporary, path in written:
+            os.replace(temporary, path)
+    except BaseException:
+        for temporary, _ in written:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(temporary)
+        raise
+    return [path for _, path in written]
 
 
 def stem_of(path):
@@ -318,40 +383,61 @@ def device_label(doc, index):
     return f" device={index}" if len(doc.get("devices", [])) > 1 else ""
 
 
+def save_named(path, out_dir, charts):
+    """save() for charts given as ((chart, pattern, label, l2), files), named by chart_names()."""
+    names = chart_names(path, [spec for spec, _ in charts])
+    return save(out_dir, [(name, files) for name, (_, files) in zip(names, charts)])
+
+
 def plot_ladder(path, out_dir):
     doc = load(path, "results")
     groups = {}
     for r in doc["results"]:
-        key = (json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed"), r.get("device", 0))
+        key = (r["pattern"], json.dumps(r["params"], sort_keys=True), r.get("l2", "flushed"), r.get("device", 0))
         groups.setdefault(key, []).append(r)
-    written = []
-    for (_, l2, index), rows in groups.items():
-        device, label = device_of(doc, index), params_label(rows[0]["params"]) + device_label(doc, index)
-        written += save(ladder_figure(rows, device), out_dir, chart_name(stem_of(path), "ladder", label, l2))
+    leave_out = unlabelled(doc["results"])
+    charts = []
+    for (pattern, _, l2, index), rows in groups.items():
+        device = device_of(doc, index)
+        label = params_label(rows[0]["params"], leave_out) + device_label(doc, index)
+        charts.append((("ladder", pattern, label, l2), render(ladder_figure(rows, device, leave_out))))
         if any(metric_value(r, "energy_mj") is not None for r in rows):
-            written += save(energy_figure(rows, device), out_dir, chart_name(stem_of(path), "energy", label, l2))
-    return written
+            charts.append((("energy", pattern, label, l2), render(energy_figure(rows, device, leave_out))))
+    return save_named(path, out_dir, charts)
 
 
 def plot_sweep(path, out_dir):
     doc = load(path, "results")
-    swept = swept_param(doc["results"], path)
-    along = companions(doc["results"], swept)
-    series = {}
+    patterns = {}
     for r in doc["results"]:
-        index = r.get("device", 0)
-        label = params_label(r["params"], leave_out=(swept, *along)) + device_label(doc, index)
-        series.setdefault((label, r.get("l2", "flushed"), index), []).append(r)
-    written = []
-    for (label, l2, index), results in series.items():
-        fig = sweep_figure(results, device_of(doc, index), label, swept, along)
-        written += save(fig, out_dir, chart_name(stem_of(path), "sweep", label, l2))
-    return written
+        patterns.setdefault(r["pattern"], []).append(r)
+    charts, unswept = [], []
+    for pattern, results in patterns.items():
+        swept = swept_param(results)
+        if swept is None:
+            unswept.append(pattern)
+            continue
+        along = companions(results, swept)
+        leave_out = (swept, *along, *unlabelled(results))
+        series = {}
+        for r in results:
+            index = r.get("device", 0)
+            label = params_label(r["params"], leave_out) + device_label(doc, index)
+            series.setdefault((label, r.get("l2", "flushed"), index), []).append(r)
+        for (label, l2, index), rows in series.items():
+            fig = sweep_figure(rows, device_of(doc, index), label, swept, along)
+            charts.append((("sweep", pattern, label, l2), render(fig)))
+    if not charts:
+        among = "the results of any one pattern" if len(patterns) > 1 else "the results"
+        sys.exit(f"{path}: no integer parameter differs between {among}, so there is no sweep to draw")
+    for pattern in unswept:
+        print(f"{path}: {pattern} left out: no integer parameter differs between its results", file=sys.stderr)
+    return save_named(path, out_dir, charts)
 
 
 def plot_compare(path, out_dir):
     doc = load(path, "comparison")
-    return save(compare_figure(doc), out_dir, f"{stem_of(path)}-compare")
+    return save(out_dir, [(f"{stem_of(path)}-compare", render(compare_figure(doc)))])
 
 
 def main(argv=None):
@@ -368,7 +454,7 @@ def main(argv=None):
         written = plot(args.input, out_dir)
     except OSError as e:
         sys.exit(f"cannot write the charts into {out_dir}: {e.strerror or e}")
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as e:
         if os.environ.get("PLOT_TRACEBACK"):  # a bug of this script's, not of the file
             raise
         sys.exit(f"{args.input}: not drawable as a gpubench {args.chart} file ({type(e).__name__}: {e}; "

@@ -3,13 +3,17 @@ documents written here: every chart is written as PNG and SVG, with a title
 and labelled axes. Run by ctest (tests/CMakeLists.txt), which sets
 GPUBENCH_BIN and GPUBENCH_SOURCE_DIR; without GPUBENCH_BIN the compare test,
 which needs the binary, is skipped."""
+import contextlib
+import errno
 import importlib.util
+import io
 import json
 import lzma
 import os
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
 SOURCE = os.environ.get("GPUBENCH_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 RESULTS = os.path.join(SOURCE, "results", "h200")
@@ -113,20 +117,95 @@ class PlotTest(unittest.TestCase):
             plot.plot_ladder(os.path.join(RESULTS, "ci-compare.json"), self.out)
 
     def test_unreadable_input_is_one_line(self):
-        for text in ("{bad", "[]", '{"schema_version": 2, "results": null}', "\udcff"):
+        for text in ("{bad", "[]", '{"schema_version": 2, "results": null}', "\udcff", "[" * 100000):
             path = os.path.join(self.out, "bad.json")
             with open(path, "w", errors="surrogateescape") as f:
                 f.write(text)
             with self.assertRaises(SystemExit) as caught:
                 plot.plot_ladder(path, self.out)
             self.assertIn("bad.json", str(caught.exception.code))
+        self.assertIn("nested deeper", str(caught.exception.code))  # the last: no RecursionError
         with self.assertRaises(SystemExit):
             plot.plot_ladder(self.write([]), self.out)  # no rows: nothing to draw
+
+    def test_a_verified_time_of_zero_is_refused(self):
+        # A step's speedup divides by the median of the step before it.
+        with self.assertRaises(SystemExit) as caught:
+            plot.plot_ladder(self.write([result("a1", "first", 4.0, 100.0), result("a2", "first", 0.0, 200.0)]),
+                             self.out)
+        self.assertEqual(caught.exception.code, f"{self.out}/toy.json: result 2 (toy a2): median_ms is 0.0, "
+                                                "not a positive time")
+
+    def test_empty_comparison_is_refused(self):
+        path = os.path.join(self.out, "cmp.json")
+        with open(path, "w") as f:
+            json.dump({"schema_version": 2, "kind": "comparison", "base_device": "A", "new_device": "B",
+                       "threshold": 0.05, "rows": []}, f)
+        with self.assertRaises(SystemExit) as caught:
+            plot.plot_compare(path, self.out)
+        self.assertEqual(caught.exception.code, f"{path}: no rows to draw (the comparison has none)")
+        self.assertEqual(os.listdir(self.out), ["cmp.json"])
+
+    def test_a_bad_group_leaves_no_chart(self):
+        # The first group draws; the second names a primary metric it lacks: nothing is written.
+        bad = result("a1", "first", 4.0, 100.0, params={"n": 1 << 22, "dtype": "int32", "seed": 42})
+        path = self.write([result("a1", "first", 4.0, 100.0), {**bad, "primary": "none"}])
+        charts = os.path.join(self.out, "charts")
+        with self.assertRaises(SystemExit) as caught:
+            plot.main(["ladder", path, "--out", charts])
+        self.assertIn("toy.json: not drawable as a gpubench ladder file (KeyError: 'none'", caught.exception.code)
+        self.assertFalse(os.path.exists(charts))
+
+    def test_a_full_disk_leaves_no_chart(self):
+        rows = [result("a1", "first", 4.0, 100.0, params={"n": n, "seed": 42}) for n in (1 << 20, 1 << 22)]
+        path = self.write(rows)
+        charts = os.path.join(self.out, "charts")
+        os.makedirs(charts)
+        opened = []
+
+        def full_after_two(name, mode="r", *args, **kwargs):
+            if "w" in mode:
+                opened.append(name)
+                if len(opened) == 3:  # the second chart's PNG
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), name)
+            return open(name, mode, *args, **kwargs)
+
+        with mock.patch.object(plot, "open", side_effect=full_after_two, create=True), \
+                self.assertRaises(SystemExit) as caught:
+            plot.main(["ladder", path, "--out", charts])
+        self.assertEqual(caught.exception.code, f"cannot write the charts into {charts}: No space left on device")
+        self.assertEqual(len(opened), 3)
+        self.assertEqual(os.listdir(charts), [])
 
     def test_chart_names_are_file_names(self):
         name = plot.chart_name("run", "ladder", "path=a/b " + "x" * 300, "flushed")
         self.assertNotIn("/", name)
         self.assertLessEqual(len(name), 200)
+
+    def test_no_two_charts_share_a_name(self):
+        # Labels a file name cannot tell apart refuse the file rather than overwrite a chart.
+        with self.assertRaises(SystemExit) as caught:
+            plot.chart_names("run.json", [("ladder", "toy", "path=a/b", "flushed"),
+                                          ("ladder", "toy", "path=a_b", "flushed")])
+        self.assertEqual(caught.exception.code, "run.json: 2 charts would be named run-ladder-toy-patha_b")
+
+    def test_rows_that_differ_only_in_seed_get_a_chart_each(self):
+        rows = [result(v, "first", ms, 100.0 / ms, params={"n": 1 << 20, "seed": seed})
+                for seed in (1, 2) for v, ms in (("a1", 4.0), ("a2", 2.0))]
+        written = plot.plot_ladder(self.write(rows), self.out)
+        self.assertEqual([os.path.basename(p) for p in written],
+                         ["toy-ladder-n2p20-seed1.png", "toy-ladder-n2p20-seed1.svg",
+                          "toy-ladder-n2p20-seed2.png", "toy-ladder-n2p20-seed2.svg"])
+        with open(written[3]) as f:
+            self.assertIn("toy ladder, n=2^20 seed=2, Test GPU", f.read())
+
+    def test_patterns_with_one_label_get_their_own_charts(self):
+        # Two patterns at the same params: a ladder each, named after the pattern too.
+        rows = [result("a1", "first", 4.0, 100.0), {**result("b1", "first", 2.0, 200.0), "pattern": "other"}]
+        written = plot.plot_ladder(self.write(rows), self.out)
+        self.assertEqual([os.path.basename(p) for p in written],
+                         ["toy-ladder-toy-n2p20-dtypeint32.png", "toy-ladder-toy-n2p20-dtypeint32.svg",
+                          "toy-ladder-other-n2p20-dtypeint32.png", "toy-ladder-other-n2p20-dtypeint32.svg"])
 
     # Schema 2, synthetic.
 
@@ -233,7 +312,7 @@ class PlotTest(unittest.TestCase):
         self.assertEqual([os.path.basename(p) for p in plot.plot_sweep(path, self.out)],
                          ["toy-sweep-tile64.png", "toy-sweep-tile64.svg"])
         doc = plot.load(path, "results")
-        fig = plot.sweep_figure(doc["results"], doc["device"], "tile=64", plot.swept_param(doc["results"], path))
+        fig = plot.sweep_figure(doc["results"], doc["device"], "tile=64", plot.swept_param(doc["results"]))
         self.assert_labelled(fig)
         ax = fig.axes[0]
         self.assertEqual(ax.get_xlabel(), "m")
@@ -252,7 +331,7 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(sorted(os.path.basename(p) for p in plot.plot_sweep(path, self.out)),
                          ["toy-sweep-mask15.png", "toy-sweep-mask15.svg", "toy-sweep-mask3.png", "toy-sweep-mask3.svg"])
         doc = plot.load(path, "results")
-        swept = plot.swept_param(doc["results"], path)
+        swept = plot.swept_param(doc["results"])
         along = plot.companions(doc["results"], swept)
         self.assertEqual({swept, *along}, {"width", "height"})
         fig = plot.sweep_figure([r for r in doc["results"] if r["params"]["mask"] == 3], doc["device"], "mask=3",
@@ -263,6 +342,35 @@ class PlotTest(unittest.TestCase):
     def test_sweep_needs_a_varying_integer(self):
         with self.assertRaises(SystemExit):
             plot.plot_sweep(self.write([result("x", "one", 1.0, 1.0), result("y", "one", 1.0, 1.0)]), self.out)
+        # Each of two patterns at one size (n differs between them, but no pattern sweeps it).
+        path = self.write([result("x", "one", 1.0, 1.0),
+                           {**result("y", "one", 1.0, 1.0, params={"n": 4096, "seed": 42}), "pattern": "other"}])
+        with self.assertRaises(SystemExit) as caught:
+            plot.plot_sweep(path, self.out)
+        self.assertEqual(caught.exception.code, f"{path}: no integer parameter differs between the results of any "
+                                                "one pattern, so there is no sweep to draw")
+
+    def test_sweep_per_pattern(self):
+        # A pattern swept over n and another at one size: one chart, of the first; the other is named on stderr.
+        rows = [result("x", "one", n / 1e6, 100.0, params={"n": n, "dtype": "int32", "seed": 42})
+                for n in (1 << 16, 1 << 18, 1 << 20)]
+        path = self.write(rows + [{**result("x", "one", 1.0, 5.0, TFLOPS, params={"m": 128, "n": 128, "seed": 42}),
+                                   "pattern": "other"}])
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            written = plot.plot_sweep(path, self.out)
+        self.assertEqual(stderr.getvalue(), f"{path}: other left out: no integer parameter differs between its results\n")
+        self.assertEqual([os.path.basename(p) for p in written], ["toy-sweep-dtypeint32.png", "toy-sweep-dtypeint32.svg"])
+        with open(written[1]) as f:
+            self.assertIn("toy: GB/s against n, dtype=int32, Test GPU", f.read())
+
+    def test_sweep_through_zero(self):
+        # 0 (a transfer in one piece, say) has no place on a log axis: symlog keeps it.
+        rows = [result("x", "one", 1.0, 10.0 + c, params={"chunk": c, "seed": 42}) for c in (0, 1 << 16, 1 << 18)]
+        doc = plot.load(self.write(rows), "results")
+        ax = plot.sweep_figure(doc["results"], doc["device"], "", "chunk").axes[0]
+        self.assertEqual(ax.get_xscale(), "symlog")
+        self.assertEqual(list(ax.get_lines()[0].get_xdata()), [0, 1 << 16, 1 << 18])
 
     def test_comparison_v3_is_read(self):
         path = os.path.join(self.out, "cmp.json")
