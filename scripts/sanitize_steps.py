@@ -92,15 +92,23 @@ def jobs_of(config, binary, only, per_size):
     return jobs
 
 
+def dry_run(binary, path):
+    """gpubench's one line refusing the config at `path` (`run --dry-run`), or None when it takes it."""
+    check = subprocess.run([binary, "run", path, "--dry-run"], capture_output=True, text=True)
+    if check.returncode == 0:
+        return None
+    return check.stderr.strip() or f"{binary} run {path} --dry-run: exit {check.returncode}"
+
+
 def write_checked(name, config, binary, workdir):
-    """The process's config as a file, checked by `gpubench run --dry-run`: a step that cannot take
-    one of its points (a uint8-only step at uint16 samples) is refused here, before anything runs."""
+    """The process's config as a file, checked by dry_run: a step that cannot take one of its
+    points (a uint8-only step at uint16 samples) is refused here, before anything runs."""
     path = os.path.join(workdir, f"{name}.json")
     with open(path, "w") as f:
         json.dump(config, f, indent=1)
-    check = subprocess.run([binary, "run", path, "--dry-run"], capture_output=True, text=True)
-    if check.returncode != 0:
-        fail(f"{name}: {check.stderr.strip()}; leave the step out of that benchmark's variants")
+    refused = dry_run(binary, path)
+    if refused:
+        fail(f"{name}: {refused}; leave the step out of that benchmark's variants")
     return path
 
 
@@ -150,9 +158,9 @@ def main():
         fail(f"{args.bin}: no gpubench binary there; build first or pass --bin")
     if not shutil.which("compute-sanitizer"):
         fail("compute-sanitizer is not on PATH")
-    check = subprocess.run([args.bin, "run", args.config, "--dry-run"], capture_output=True, text=True)
-    if check.returncode != 0:
-        fail(check.stderr.strip() or f"{args.bin} run {args.config} --dry-run: exit {check.returncode}")
+    refused = dry_run(args.bin, args.config)
+    if refused:
+        fail(refused)
     with open(args.config) as f:
         config = json.load(f)
     only = args.steps.split(",") if args.steps else None

@@ -5,7 +5,7 @@
 set -euo pipefail
 case $# in
   0) ;;
-  *) [[ $1 == -h || $1 == --help ]] && { sed -n '2,4p' "$0" | cut -c3-; exit 0; }
+  *) [[ $1 == -h || $1 == --help ]] && { awk 'NR > 1 && !/^#/ { exit } NR > 1 { print substr($0, 3) }' "$0"; exit 0; }
      echo "setup.sh: takes no arguments (see scripts/setup.sh --help)" >&2; exit 2 ;;
 esac
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then

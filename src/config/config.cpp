@@ -7,6 +7,7 @@
 
 #include "src/config/config_fields.hpp"
 #include "src/detail/errors.hpp"
+#include "src/detail/strings.hpp"
 
 namespace gpubench::config {
 
@@ -89,12 +90,9 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
 std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::size_t max_runs,
                              const std::optional<std::vector<int>>& devices) {
   check_keys(config, {"name", "description", "defaults", "benchmarks"}, "");
-  // Characters, not bytes: UTF-8 continuation bytes are not counted.
-  const auto characters = [](const std::string& s) {
-    return std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-  };
   for (const char* key : {"name", "description"})
-    if (config.contains(key) && (!config.at(key).is_string() || characters(config.at(key).get<std::string>()) > 1000))
+    if (config.contains(key) &&
+        (!config.at(key).is_string() || utf8_characters(config.at(key).get<std::string>()) > 1000))
       fail_got(key, "a string of at most 1000 characters", config.at(key));
   const json defaults = config.value("defaults", json::object());
   check_keys(defaults, {"variants", "params", "measure"}, "defaults");

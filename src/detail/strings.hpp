@@ -53,13 +53,21 @@ inline std::optional<double> plain_decimal(const std::string& text) {
   return shape ? std::optional<double>(std::strtod(text.c_str(), nullptr)) : std::nullopt;
 }
 
+// Whether `c` continues a UTF-8 character (10xxxxxx) rather than starting one.
+inline bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
 // At most `most` bytes of `text`, cut before a UTF-8 character rather than
 // inside one.
 inline std::string cut_utf8(const std::string& text, std::size_t most) {
   if (text.size() <= most) return text;
   std::size_t cut = most;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && utf8_continuation(text[cut])) --cut;
   return text.substr(0, cut);
+}
+
+// The characters of UTF-8 `text`: its bytes but those that continue one.
+inline std::size_t utf8_characters(const std::string& text) {
+  return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return !utf8_continuation(c); }));
 }
 
 }  // namespace gpubench
