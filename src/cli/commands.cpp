@@ -115,6 +115,9 @@ std::vector<std::string> named_outputs(std::initializer_list<std::pair<const CLI
   for (const auto& [option, path] : options) {
     if (!option || option->count() == 0) continue;
     if (path->empty()) throw UsageError(option->get_name() + ": an empty path (write '-' for standard output)");
+    if (path->size() > 1 && path->front() == '-')  // "--json --" takes "--" as its value
+      throw UsageError(fmt::format("{} '{}': looks like an option, not a path (write ./{} for a file of that name)",
+                                   option->get_name(), *path, *path));
     paths.push_back(*path);
   }
   return paths;

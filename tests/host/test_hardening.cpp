@@ -271,9 +271,11 @@ TEST_CASE("11: --min-time is decimal seconds, and results record the samples tak
   CHECK(m.at("timer") == "host_clock");  // a host step: the host's clock
 }
 
-TEST_CASE("12: an empty output path is refused") {
+TEST_CASE("12: an empty output path, or one that reads as an option, is refused") {
   expect_usage(cli(toy_run({"--json", ""})), "--json: an empty path");
   expect_usage(cli(toy_run({"--csv", ""})), "--csv: an empty path");
+  expect_usage(cli(toy_run({"--json", "--"})), "--json '--': looks like an option, not a path (write ./-- for");
+  expect_usage(cli(toy_run({"--csv", "-x"})), "--csv '-x': looks like an option");
   Dir d("empty");
   REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
   expect_usage(cli({"compare", d / "a.json", d / "a.json", "--json", ""}), "--json: an empty path");
