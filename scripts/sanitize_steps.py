@@ -2,14 +2,16 @@
 """Runs a config's benchmarks under compute-sanitizer one ladder step at a time, several processes at once.
 
   sanitize_steps.py CONFIG [--bin build/gpubench] [--out build/sanitize-steps] [--jobs N] [--timeout S]
-                           [--tool racecheck] [--steps a,b] [--per-size]
+                           [--tool racecheck] [--steps a,b] [--benchmarks 0-8,10] [--per-size]
 
 A pattern's GPU tests under racecheck can run longer than a machine's time limit, and
 compute-sanitizer's --kernel-name filter cannot split them: kernels it leaves uninstrumented
 may fault (the cluster steps and cuBLAS TF32 on an H100, results/h100/racecheck-935d46c.txt).
 Here every process runs one step (a variant that is not a baseline, as `gpubench list` groups
 them), or with --per-size one step at one benchmark of the config, with every kernel
-instrumented; gpubench checks each result against its reference. Each run takes one sample
+instrumented; gpubench checks each result against its reference. --benchmarks keeps the
+config's benchmarks at those indices (from 0, in the config's order) and leaves out the
+rest, to split a config between calls. Each run takes one sample
 (min_samples 1, min_time 0, warmup 0), whatever the config says. A step runs at the benchmarks
 whose variants (the benchmark's, else the defaults', else all) name it or are "all". A step that
 cannot take a point of the config (a uint8-only step at uint16 samples) must be left out of that
@@ -27,6 +29,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -59,8 +62,22 @@ def names(variants, step):
     return listed == ["all"] or step in listed
 
 
-def jobs_of(config, binary, only, per_size):
-    """(name, config) for each process: one step, at every benchmark of its pattern or at one."""
+def indices(text, count):
+    """The benchmark indices --benchmarks names ("0-8,10"), each below count."""
+    chosen = set()
+    for part in text.split(","):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part, re.ASCII)
+        first, last = (int(match[1]), int(match[2] or match[1])) if match else (0, -1)
+        if last < first:
+            fail(f"--benchmarks {text!r}: a comma-separated list of indices and ranges from 0, e.g. 0-8,10")
+        if last >= count:
+            fail(f"--benchmarks {text!r}: the config has {count} benchmarks, 0 to {count - 1}")
+        chosen.update(range(first, last + 1))
+    return chosen
+
+
+def jobs_of(config, binary, only, chosen, per_size):
+    """(name, config) for each process: one step, at every chosen benchmark of its pattern or at one."""
     benchmarks = config["benchmarks"]
     patterns = {p: steps_of(binary, p) for p in dict.fromkeys(b.get("pattern") for b in benchmarks)}
     known = [step for steps in patterns.values() for step in steps]
@@ -74,8 +91,8 @@ def jobs_of(config, binary, only, per_size):
         for step in steps:
             if only and step not in only:
                 continue
-            mine = [(i, b) for i, b in enumerate(benchmarks)
-                    if b.get("pattern") == pattern and names(b.get("variants", default_variants), step)]
+            mine = [(i, b) for i, b in enumerate(benchmarks) if i in chosen
+                    and b.get("pattern") == pattern and names(b.get("variants", default_variants), step)]
             if not mine:
                 continue
             taken.add(step)
@@ -86,7 +103,8 @@ def jobs_of(config, binary, only, per_size):
                 jobs.append((name, {"name": name, "defaults": defaults, "benchmarks": runs}))
     idle = [step for step in only or [] if step not in taken]
     if idle:
-        fail(f"no benchmark of the config runs {', '.join(idle)}: their variants leave it out")
+        which = "benchmark of the config" if len(chosen) == len(benchmarks) else "benchmark --benchmarks keeps"
+        fail(f"no {which} runs {', '.join(idle)}: their variants leave it out")
     if not jobs:
         fail("nothing to check: the config's benchmarks run no step of their ladders, only baselines")
     return jobs
@@ -146,6 +164,7 @@ def main():
     parser.add_argument("--tool", default="racecheck", choices=["memcheck", "racecheck", "synccheck", "initcheck"],
                         help="compute-sanitizer's tool (default: racecheck)")
     parser.add_argument("--steps", help="only these steps, comma-separated")
+    parser.add_argument("--benchmarks", help="only the config's benchmarks at these indices from 0, e.g. 0-8,10")
     parser.add_argument("--per-size", action="store_true", help="a process per step and benchmark")
     args = parser.parse_args()
     if args.jobs < 1:
@@ -164,7 +183,9 @@ def main():
     with open(args.config) as f:
         config = json.load(f)
     only = args.steps.split(",") if args.steps else None
-    jobs = jobs_of(config, args.bin, only, args.per_size)
+    count = len(config["benchmarks"])
+    chosen = indices(args.benchmarks, count) if args.benchmarks is not None else set(range(count))
+    jobs = jobs_of(config, args.bin, only, chosen, args.per_size)
     with tempfile.TemporaryDirectory() as workdir:
         paths = [(name, write_checked(name, job, args.bin, workdir)) for name, job in jobs]
         try:

@@ -99,6 +99,20 @@ class SanitizeStepsTest(unittest.TestCase):
         self.assertEqual([b["params"] for b in config["benchmarks"]], [{"m": 2100, "n": 2100, "k": 300}])
         self.assertIn("fake --tool memcheck", read(os.path.join(self.out, "gemm-stream_k-6.txt")))
 
+    def test_benchmarks_keeps_the_benchmarks_at_those_indices(self):
+        done = self.run_script("--steps", "stream_k", "--benchmarks", "0-1,6", "--per-size")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(sorted(os.listdir(self.kept)), [f"gemm-stream_k-{i}.json" for i in (0, 1, 6)])
+        done = self.run_script("--steps", "naive", "--benchmarks", "8,7")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        config = json.loads(read(os.path.join(self.kept, "gemm-naive.json")))
+        self.assertEqual([b["params"]["m"] for b in config["benchmarks"]], [2100, 2500])
+        histogram = os.path.join(SOURCE, "configs", "sanitize-histogram.json")
+        done = self.run_script("--steps", "byte_values", "--benchmarks", "1", config=histogram)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stderr, "sanitize_steps.py: no benchmark --benchmarks keeps runs byte_values: "
+                                      "their variants leave it out\n")
+
     def test_a_step_runs_only_at_the_benchmarks_whose_variants_name_it(self):
         histogram = os.path.join(SOURCE, "configs", "sanitize-histogram.json")
         done = self.run_script("--steps", "per_lane,byte_values", config=histogram)
@@ -138,6 +152,11 @@ class SanitizeStepsTest(unittest.TestCase):
             (("--bin", true), CONFIG, f"{true} list gemm listed no steps: is it gpubench?"),
             (("--timeout", "0"), CONFIG, "--timeout must be a positive number of seconds, not 0.0"),
             (("--steps", ""), CONFIG, "--steps '': a comma-separated list of step names, none empty"),
+            (("--benchmarks", "2-x"), CONFIG,
+             "--benchmarks '2-x': a comma-separated list of indices and ranges from 0, e.g. 0-8,10"),
+            (("--benchmarks", "3-1"), CONFIG,
+             "--benchmarks '3-1': a comma-separated list of indices and ranges from 0, e.g. 0-8,10"),
+            (("--benchmarks", "0,9"), CONFIG, "--benchmarks '0,9': the config has 9 benchmarks, 0 to 8"),
         ]:
             done = self.run_script(*args, config=config)
             self.assertEqual(done.returncode, 2, args)
