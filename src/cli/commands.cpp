@@ -46,19 +46,21 @@ std::size_t utf8_length(const unsigned char* s) {
 }
 
 // A message as one line: the control characters a name from the user may
-// carry (a newline, a terminal's escape codes) and bytes that are not UTF-8
-// written as \n or \x1b; cut after 2000 bytes, since a message may repeat
-// what the user gave (a 100 KB --variant).
+// carry (a newline, a terminal's escape codes, C1 and bidirectional ones) and
+// bytes that are not UTF-8 written as \n, \x1b or \u009b; cut after 2000
+// bytes, since a message may repeat what the user gave (a 100 KB --variant).
 std::string one_line(const char* message) {
   constexpr std::size_t kMost = 2000;
+  const std::string text = message;
   std::string out;
-  for (const auto* c = reinterpret_cast<const unsigned char*>(message); *c;) {
+  for (std::size_t i = 0; i < text.size();) {
     if (out.size() >= kMost) return out + " ...";
+    const auto* c = reinterpret_cast<const unsigned char*>(text.data() + i);
     const std::size_t n = *c < 0x80 ? 1 : utf8_length(c);
     if (*c == '\n') out += "\\n";
     else if (n == 0 || *c < 0x20 || *c == 0x7f) out += fmt::format("\\x{:02x}", *c);
-    else out.append(reinterpret_cast<const char*>(c), n);
-    c += n == 0 ? 1 : n;
+    else out += escape_display_controls(text.substr(i, n));
+    i += n == 0 ? 1 : n;
   }
   return out;
 }
@@ -353,7 +355,8 @@ struct CompareArgs {
 double parse_threshold(const std::string& text) {
   const std::optional<double> pct = plain_decimal(!text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text);
   if (pct && *pct < 100) return *pct / 100;
-  throw UsageError(fmt::format("--threshold {}: expected a percentage from 0 to 100 such as 5%", quoted(nlohmann::json(text))));
+  throw UsageError(fmt::format("--threshold {}: expected a percentage from 0 up to (not including) 100, such as 5%",
+                               quoted(nlohmann::json(text))));
 }
 
 // A results file, its errors prefixed with its path.

@@ -47,8 +47,9 @@ double host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std
 void check_host_bytes(const RunRequest& r, const Footprint& f, const std::vector<std::size_t>& steps) {
   const double need = host_bytes(r, f, steps);
   if (need > kHostShare * host_memory_bytes())
-    throw UsageError(fmt::format("{} needs {} of host memory, the host has {}", point_text(r), gib_text(need),
-                                 gib_text(host_memory_bytes())));
+    throw UsageError(fmt::format("{} needs {} of host memory; the host has {}, of which {} may be used", point_text(r),
+                                 gib_text(need), gib_text(host_memory_bytes()),
+                                 gib_text(kHostShare * host_memory_bytes())));
 }
 
 // The fixture a request would build, and the steps it names.
@@ -97,11 +98,14 @@ void check_span(const RunRequest& r) {
     throw NoDeviceError(fmt::format("no CUDA device found ({} needs at least {} NVIDIA GPUs at once and their driver)",
                                     p.name, p.min_devices));
   if (int(r.span.size()) < p.min_devices)
-    throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named, and this machine has {}", p.name,
-                                 p.min_devices, r.span.size(), r.span.size() == 1 ? "is" : "are", cuda_device_count()));
+    throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named (one named twice counts once), and "
+                                 "this machine has {}",
+                                 p.name, p.min_devices, r.span.size(), r.span.size() == 1 ? "is" : "are",
+                                 cuda_device_count()));
   if (r.measure.energy)
-    throw UsageError(fmt::format("{}: --energy reads one GPU's counter, and a {} run spans {} GPUs", p.name, p.name,
-                                 r.span.size()));
+    throw UsageError(fmt::format("{}: --energy (a config's measure.energy) reads one GPU's counter, and a {} run spans "
+                                 "{} GPUs",
+                                 p.name, p.name, r.span.size()));
   if (r.span.front() != r.device) throw UsageError(fmt::format("{}: the run's first device is not its own", p.name));
   for (std::size_t k = 0; k < r.span.size(); ++k)
     if (std::find(r.span.begin() + long(k) + 1, r.span.end(), r.span[k]) != r.span.end())
@@ -381,8 +385,6 @@ void refuse_unavailable(const RunRequest& r, const HostPlan& h) {
 }
 
 }  // namespace
-
-void check_point(const RunRequest& r) { refuse_unavailable(r, host_plan(r)); }
 
 void check_host(const RunRequest& r) {
   if (has_device_steps(r)) check_span(r);

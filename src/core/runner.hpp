@@ -57,12 +57,10 @@ std::vector<int> parse_devices(const std::string& text, const std::string& what)
 std::vector<RunRequest> on_devices(const std::vector<RunRequest>& runs, const std::vector<int>& devices,
                                    std::size_t max_runs = kDefaultMaxRuns);
 
-// What the point alone rules out: values of its axes the pattern does not
-// take together, a step named at a point it cannot take. Throws UsageError.
-void check_point(const RunRequest& r);
-
-// What can be checked without a GPU: check_point(), the devices a run
-// spans, host memory.
+// What can be checked without a GPU: values of the point's axes the pattern
+// does not take together, a step named at a point it cannot take, the
+// devices a run spans, host memory. Throws UsageError (NoDeviceError for a
+// run that spans every GPU of a machine that has none).
 void check_host(const RunRequest& r);
 
 // The host memory a run plans to use, and what runs may use in all (runs

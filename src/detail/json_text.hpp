@@ -22,10 +22,12 @@ inline std::string params_text(const nlohmann::json& params, const char* sep) {
 }
 
 // A JSON value quoted in a message, cut so the message stays one readable
-// line: control characters escaped, bytes that are not UTF-8 replaced.
+// line: control characters (C1 and bidirectional ones too) escaped, bytes
+// that are not UTF-8 replaced.
 inline std::string quoted(const nlohmann::json& v) {
   constexpr std::size_t kMax = 60;
-  const std::string text = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text =
+      escape_display_controls(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return text.size() <= kMax ? text : cut_utf8(text, kMax) + "...";
 }
 

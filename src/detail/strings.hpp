@@ -65,6 +65,38 @@ inline std::string cut_utf8(const std::string& text, std::size_t most) {
   return text.substr(0, cut);
 }
 
+// The bytes of the character at text[i] when a terminal would act on it
+// rather than show it: a C0 or C1 control, DEL, or a bidirectional
+// embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069),
+// which reorders what follows; 0 for any other character.
+inline std::size_t display_control_at(const std::string& text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned c = at(i), b = at(i + 1), d = at(i + 2);
+  if (c < 0x20 || c == 0x7f) return 1;
+  if (c == 0xc2 && b >= 0x80 && b <= 0x9f) return 2;
+  if (c == 0xe2 && ((b == 0x80 && d >= 0xaa && d <= 0xae) || (b == 0x81 && d >= 0xa6 && d <= 0xa9))) return 3;
+  return 0;
+}
+
+// `text` with each character display_control_at finds written as \uXXXX.
+inline std::string escape_display_controls(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = display_control_at(text, i);
+    if (n == 0) {
+      out += text[i++];
+      continue;
+    }
+    const auto byte = [&](std::size_t k) { return unsigned(static_cast<unsigned char>(text[i + k])); };
+    const unsigned code = n == 1 ? byte(0)
+                          : n == 2 ? (byte(0) & 0x1fu) << 6 | (byte(1) & 0x3fu)
+                                   : (byte(0) & 0x0fu) << 12 | (byte(1) & 0x3fu) << 6 | (byte(2) & 0x3fu);
+    out += fmt::format("\\u{:04x}", code);
+    i += n;
+  }
+  return out;
+}
+
 // The characters of UTF-8 `text`: its bytes but those that continue one.
 inline std::size_t utf8_characters(const std::string& text) {
   return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return !utf8_continuation(c); }));

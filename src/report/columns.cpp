@@ -34,10 +34,23 @@ std::string text_columns(const Cells& header, const std::vector<Cells>& rows, co
 }
 
 std::string markdown_columns(const Cells& header, const std::vector<Cells>& rows, const std::vector<bool>& left) {
-  std::string out = "| " + fmt::format("{}", fmt::join(header, " | ")) + " |\n|";
+  // A '|' inside a cell would end it: markdown reads "\|" as the character.
+  auto line = [](const Cells& cells) {
+    std::string s = "|";
+    for (const std::string& cell : cells) {
+      s += ' ';
+      for (const char c : cell) {
+        if (c == '|') s += '\\';
+        s += c;
+      }
+      s += " |";
+    }
+    return s + "\n";
+  };
+  std::string out = line(header) + "|";
   for (std::size_t c = 0; c < header.size(); ++c) out += left[c] ? "---|" : "---:|";
   out += "\n";
-  for (const auto& row : rows) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+  for (const auto& row : rows) out += line(row);
   return out;
 }
 

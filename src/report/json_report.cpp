@@ -77,10 +77,11 @@ json to_json(const BenchResult& r) {
 }
 
 // Tables and messages print a results file's names and values: a control
-// character would break the line or drive the terminal. gpubench writes none.
+// character would break the line or drive the terminal, a bidirectional one
+// reorder what follows. gpubench writes none of them.
 void refuse_control_characters(const std::string& text, const std::string& path) {
-  if (std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
-    json_fields::fail_got(path, "text without control characters", json(text));
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (display_control_at(text, i)) json_fields::fail_got(path, "text without control characters", json(text));
 }
 
 // A member of `obj` read as T, named by its JSON pointer (WHERE/KEY) when it
@@ -157,13 +158,20 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.variant = field<std::string>(j, "variant", where);
   r.ladder = field<std::string>(j, "ladder", where);
   r.summary = field<std::string>(j, "summary", where);
-  r.on_device = field<std::string>(j, "where", where) == "device";
+  const std::string place = field<std::string>(j, "where", where);
+  if (place != "device" && place != "host") json_fields::fail_got(where + "/where", "'device' or 'host'", json(place));
+  r.on_device = place == "device";
   r.params = field<json>(j, "params", where);
+  if (!r.params.is_object()) json_fields::fail_got(where + "/params", "an object", r.params);
   for (const auto& [key, value] : r.params.items()) {
     refuse_control_characters(key, where + "/params");
     if (value.is_string()) refuse_control_characters(value.get<std::string>(), where + "/params/" + key);
   }
-  if (j.contains("measure")) r.measure = j.at("measure");
+  if (j.contains("measure")) {
+    r.measure = j.at("measure");
+    if (!r.measure.is_object() && !r.measure.is_null())
+      json_fields::fail_got(where + "/measure", "an object", r.measure);
+  }
   r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
   r.stats.median_ms = field<double>(j, "median_ms", where);
   r.stats.min_ms = field<double>(j, "min_ms", where);
@@ -282,6 +290,8 @@ json to_json(const RunReport& report) {
 RunReport report_from_json(const json& doc) {
   if (doc.is_object() && doc.contains("kind") && doc.at("kind") == "comparison")
     throw UsageError("this is a comparison (gpubench compare --json), not a results file");
+  if (doc.is_object() && doc.contains("kind") && doc.at("kind") != "results")
+    json_fields::fail_got("/kind", "'results'", doc.at("kind"));
   const int version = field<int>(doc, "schema_version", "");
   if (version != 1 && version != kSchemaVersion)
     throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads 1 and {})", version,
@@ -314,7 +324,11 @@ RunReport report_from_json(const json& doc) {
     if (!results[i].contains("l2")) r.hot = hot;
   }
   if (doc.contains("config")) report.config = doc.at("config");
-  if (doc.contains("host")) report.host = doc.at("host");
+  if (doc.contains("host") && !doc.at("host").is_null()) {
+    report.host = doc.at("host");
+    if (!report.host.is_object()) json_fields::fail_got("/host", "an object", report.host);
+    if (report.host.contains("name")) field<std::string>(report.host, "name", "/host");  // printed by fleet
+  }
   if (doc.contains("launch")) report.launch = doc.at("launch");
   return report;
 }

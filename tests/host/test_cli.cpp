@@ -239,7 +239,13 @@ TEST_CASE("a pattern whose runs span GPUs plans one run on every listed device, 
   CHECK(planned.out.find("[3/") == std::string::npos);
   expect_usage_error({"collective", "--devices", "0", "--bytes", "8"}, "collective needs at least 2 GPUs at once; 1 is named");
   expect_usage_error({"collective", "--device", "0", "--bytes", "8"}, "1 is named");
-  expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter");
+  expect_usage_error({"collective", "--devices", "0,0", "--bytes", "8"}, "1 is named (one named twice counts once)");
+  const std::string span = "span_config.json";  // a config's run is named by its benchmark
+  std::ofstream(span) << R"({"benchmarks": [{"pattern": "collective", "params": {"bytes": 8, "device": [0, 0]}}]})";
+  expect_usage_error({"run", span, "--dry-run"}, "span_config.json: benchmarks[0]: collective needs at least 2 GPUs");
+  std::remove(span.c_str());
+  expect_usage_error({"collective", "--devices", "0,1", "--bytes", "8", "--energy"},
+                     "--energy (a config's measure.energy) reads one GPU's counter");
   expect_usage_error({"collective", "--devices", "0,1", "--bytes", "6"}, "not a whole number of float32 elements");
   expect_usage_error({"collective", "--devices", "0,1", "--dtype", "int8"}, "valid: float32, bfloat16, float64");
   expect_usage_error({"collective", "--devices", "0,1", "--op", "min"}, "valid: sum, max");
@@ -274,6 +280,7 @@ TEST_CASE("with --concurrent, a run that spans GPUs beside runs on other devices
   std::ofstream(path) << R"({"benchmarks": [{"pattern": "reduce", "variants": ["cpu"], "params": {"n": 4096, "device": [0, 1]}},
                                 {"pattern": "collective", "params": {"bytes": 8, "device": [0, 1]}}]})";
   expect_usage_error({"run", path, "--concurrent"}, "--concurrent: collective runs span several GPUs");
-  expect_usage_error({"collective", "--devices", "0,1,1", "--bytes", "8", "--energy"}, "--energy reads one GPU's counter, and a collective run spans 2 GPUs");
+  expect_usage_error({"collective", "--devices", "0,1,1", "--bytes", "8", "--energy"},
+                     "--energy (a config's measure.energy) reads one GPU's counter, and a collective run spans 2 GPUs");
   std::remove(path.c_str());
 }

@@ -464,6 +464,10 @@ TEST_CASE("23: a name with control characters stays on one line, escaped") {
   const Outcome esc = cli(toy_run({"--variant", "\x1b[31mred"}));
   expect_usage(esc, "\\x1b[31mred");
   CHECK(esc.err.find('\x1b') == std::string::npos);
+  // C1 controls (U+009B is a terminal's one-byte CSI) and bidirectional overrides too.
+  const Outcome c1 = cli(toy_run({"--variant", "a\xc2\x9b" "31mred\xe2\x80\xae" "b"}));
+  expect_usage(c1, "a\\u009b31mred\\u202eb");
+  CHECK(c1.err.find("\xc2\x9b") == std::string::npos);
   Dir d("control");
   write(d / "key.json", R"({"benchmarks": [{"pattern": "toy", "params": {"n\nx": 1}}]})");
   expect_usage(cli({"run", d / "key.json"}), "benchmarks[0].params");
@@ -541,6 +545,16 @@ TEST_CASE("30: names and values in a results file that would break a line or dri
   doc["results"][0]["params"]["mode"] = "a\tb";
   write(d / "params.json", doc.dump());
   expect_usage(cli({"compare", d / "params.json", d / "base.json"}), "/results/0/params/mode: expected text without");
+  doc = json::parse(read(d / "base.json"));
+  doc["results"][0]["variant"] = "a\xc2\x9b" "b\xe2\x81\xa6";
+  write(d / "c1.json", doc.dump());
+  expect_usage(cli({"compare", d / "base.json", d / "c1.json"}),
+               R"(/results/0/variant: expected text without control characters, got "a\u009bb\u2066")");
+  doc = json::parse(read(d / "base.json"));
+  doc["host"]["name"] = "box\x1b[31m";  // fleet prints it
+  write(d / "host.json", doc.dump());
+  expect_usage(cli({"fleet", d / "host.json", d / "base.json"}),
+               "/host/name: expected text without control characters");
 }
 
 TEST_CASE("31: list names an empty pattern as unknown, and an unreadable file says why") {
@@ -562,4 +576,38 @@ TEST_CASE("32: an error line that repeats a huge argument is cut, and a bad opti
   const Outcome devices = cli({"run", d / "c.json", "--devices", ""});
   expect_usage(devices, "--devices");
   CHECK(devices.err.find("c.json") == std::string::npos);
+}
+
+TEST_CASE("33: a results file whose params, measure, where, kind or host break the schema is refused, naming it") {
+  const ChangedResults with("schema");
+  expect_usage(with([](json& doc) { doc["results"][1]["params"] = "n=4"; }),
+               R"(/results/1/params: expected an object, got "n=4")");
+  expect_usage(with([](json& doc) { doc["results"][1]["params"] = nullptr; }), "/results/1/params: expected an object");
+  expect_usage(with([](json& doc) { doc["results"][1]["measure"] = "hot"; }), "/results/1/measure: expected an object");
+  expect_usage(with([](json& doc) { doc["results"][1]["where"] = "moon"; }),
+               R"(/results/1/where: expected 'device' or 'host', got "moon")");
+  expect_usage(with([](json& doc) { doc["kind"] = "other"; }), R"(/kind: expected 'results', got "other")");
+  expect_usage(with([](json& doc) { doc["host"] = "box"; }), R"(/host: expected an object, got "box")");
+}
+
+TEST_CASE("34: compare --md escapes a pipe in a name, so the table keeps its columns") {
+  Dir d("pipe");
+  REQUIRE(cli(toy_run({"--json", d / "base.json"})).rc == kExitOk);
+  json doc = json::parse(read(d / "base.json"));
+  for (json& r : doc["results"]) r["variant"] = r["variant"].get<std::string>() + "|x";
+  write(d / "pipe.json", doc.dump());
+  const Outcome r = cli({"compare", d / "pipe.json", d / "pipe.json", "--md"});
+  INFO(r.err);
+  CHECK(r.rc == kExitOk);
+  CHECK(r.out.find("\\|x") != std::string::npos);
+  CHECK(r.out.find("|x") == r.out.find("\\|x") + 1);
+}
+
+TEST_CASE("35: a config's point that needs more host memory than may be used names its benchmark") {
+  Dir d("config-host");
+  write(d / "big.json", R"({"benchmarks": [{"pattern": "reduce", "variants": "cpu", "params": {"n": 1024}},
+                                           {"pattern": "reduce", "variants": "cpu", "params": {"n": "2^40"}}]})");
+  const Outcome big = cli({"run", d / "big.json", "--dry-run"});
+  expect_usage(big, "big.json: benchmarks[1]: reduce n=1099511627776 ");
+  CHECK(big.err.find("may be used") != std::string::npos);
 }
