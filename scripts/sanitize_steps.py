@@ -106,7 +106,8 @@ def jobs_of(config, binary, only, chosen, per_size):
         which = "benchmark of the config" if len(chosen) == len(benchmarks) else "benchmark --benchmarks keeps"
         fail(f"no {which} runs {', '.join(idle)}: their variants leave it out")
     if not jobs:
-        fail("nothing to check: the config's benchmarks run no step of their ladders, only baselines")
+        which = "config's benchmarks" if len(chosen) == len(benchmarks) else "benchmarks --benchmarks keeps"
+        fail(f"nothing to check: the {which} run no step of their ladders, only baselines")
     return jobs
 
 

@@ -34,13 +34,14 @@ std::string text_columns(const Cells& header, const std::vector<Cells>& rows, co
 }
 
 std::string markdown_columns(const Cells& header, const std::vector<Cells>& rows, const std::vector<bool>& left) {
-  // A '|' inside a cell would end it: markdown reads "\|" as the character.
+  // A '|' inside a cell would end it, and a '\' escape what follows:
+  // markdown reads "\|" and "\\" as the characters.
   auto line = [](const Cells& cells) {
     std::string s = "|";
     for (const std::string& cell : cells) {
       s += ' ';
       for (const char c : cell) {
-        if (c == '|') s += '\\';
+        if (c == '|' || c == '\\') s += '\\';
         s += c;
       }
       s += " |";

@@ -84,6 +84,18 @@ void refuse_control_characters(const std::string& text, const std::string& path)
     if (display_control_at(text, i)) json_fields::fail_got(path, "text without control characters", json(text));
 }
 
+// The same for every key and string at any depth of `v` (a row's params).
+void refuse_control_characters_in(const json& v, const std::string& path) {
+  if (v.is_string()) refuse_control_characters(v.get<std::string>(), path);
+  if (v.is_object())
+    for (const auto& [key, value] : v.items()) {
+      refuse_control_characters(key, path);
+      refuse_control_characters_in(value, path + "/" + key);
+    }
+  if (v.is_array())
+    for (std::size_t i = 0; i < v.size(); ++i) refuse_control_characters_in(v[i], fmt::format("{}/{}", path, i));
+}
+
 // A member of `obj` read as T, named by its JSON pointer (WHERE/KEY) when it
 // is missing or is not a T. An integer member takes a whole number T holds,
 // at most 2^63 - 1; a string, no control characters.
@@ -163,10 +175,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.on_device = place == "device";
   r.params = field<json>(j, "params", where);
   if (!r.params.is_object()) json_fields::fail_got(where + "/params", "an object", r.params);
-  for (const auto& [key, value] : r.params.items()) {
-    refuse_control_characters(key, where + "/params");
-    if (value.is_string()) refuse_control_characters(value.get<std::string>(), where + "/params/" + key);
-  }
+  refuse_control_characters_in(r.params, where + "/params");
   if (j.contains("measure")) {
     r.measure = j.at("measure");
     if (!r.measure.is_object() && !r.measure.is_null())

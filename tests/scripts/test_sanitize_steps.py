@@ -108,6 +108,14 @@ class SanitizeStepsTest(unittest.TestCase):
         config = json.loads(read(os.path.join(self.kept, "gemm-naive.json")))
         self.assertEqual([b["params"]["m"] for b in config["benchmarks"]], [2100, 2500])
         histogram = os.path.join(SOURCE, "configs", "sanitize-histogram.json")
+        baselines = os.path.join(self.tmp.name, "baselines.json")
+        with open(baselines, "w") as f:
+            json.dump({"benchmarks": [{"pattern": "gemm", "variants": "cublas", "params": {"m": 3}},
+                                      {"pattern": "gemm", "params": {"m": 4}}]}, f)
+        done = self.run_script("--benchmarks", "0", config=baselines)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stderr, "sanitize_steps.py: nothing to check: the benchmarks --benchmarks keeps "
+                                      "run no step of their ladders, only baselines\n")
         done = self.run_script("--steps", "byte_values", "--benchmarks", "1", config=histogram)
         self.assertEqual(done.returncode, 2)
         self.assertEqual(done.stderr, "sanitize_steps.py: no benchmark --benchmarks keeps runs byte_values: "
