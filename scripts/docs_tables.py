@@ -127,7 +127,7 @@ def fill(kind, target):
         raise Refused(f'expected a results file ("kind": "results"), found {found}')
     try:
         return summary(doc) if kind == "summary" else example(doc, variant)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, OverflowError) as e:
         raise Refused(f"not a results file as docs/json-schema.md describes ({type(e).__name__}: {e})") from None
 
 

@@ -29,6 +29,7 @@ stderr and exit 1, and no chart is written.
 import argparse
 import collections
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -358,6 +359,9 @@ def save(out_dir, charts):
                 written.append((temporary, os.path.join(out_dir, f"{name}.{ext}")))
                 with open(temporary, "wb") as f:
                     f.write(data)
+        for _, path in written:  # a rename refused part way would leave some charts written
+            if os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         for temporary, path in written:
             os.replace(temporary, path)
     except BaseException:
@@ -448,13 +452,15 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if plt is None:
         sys.exit("plot.py needs matplotlib (Debian: python3-matplotlib)")
+    if args.out == "":
+        sys.exit("--out '': name a folder, or leave --out out to write beside the input")
     out_dir = args.out or os.path.dirname(os.path.abspath(args.input))
     plot = {"ladder": plot_ladder, "sweep": plot_sweep, "compare": plot_compare}[args.chart]
     try:
         written = plot(args.input, out_dir)
     except OSError as e:
         sys.exit(f"cannot write the charts into {out_dir}: {e.strerror or e}")
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as e:
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError, OverflowError) as e:
         if os.environ.get("PLOT_TRACEBACK"):  # a bug of this script's, not of the file
             raise
         sys.exit(f"{args.input}: not drawable as a gpubench {args.chart} file ({type(e).__name__}: {e}; "

@@ -13,6 +13,8 @@ set -euo pipefail
 all_groups="reduce scan gemm histogram conv2d stencil3d map transfer ci cpu configs ladders energy collective"
 fail() { echo "results.sh: $*" >&2; exit 2; }
 case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print substr($0, 3) }' "$0"; exit 0 ;; esac
+[ $# -lt 1 ] || [ -n "$1" ] || fail "GPUBENCH_BINARY is empty: only a missing argument means the default"
+[ $# -lt 2 ] || [ -n "$2" ] || fail "OUT_DIR is empty: only a missing argument means the default, results/h200"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Paths as given, from the caller's folder; the script then works from the
 # repository's (configs/, tests/data/).
@@ -29,7 +31,8 @@ for group in $all_groups; do  # results.sh BIN cpu: a group where the folder goe
     fail "OUT_DIR '$group' is a group's name: give the binary, then the folder, then the groups"
 done
 cd "$root"
-mkdir -p "$out"
+[ ! -e "$out" ] || [ -d "$out" ] || fail "$out: not a folder"
+mkdir -p "$out" 2>/dev/null || fail "$out: cannot make the folder"
 previous=""  # the ci group's copy of the committed baseline
 trap 'rm -f "$out"/.*.partial ${previous:+"$previous"}' EXIT
 run() {  # name, then gpubench arguments

@@ -181,7 +181,7 @@ def main():
     refused = dry_run(args.bin, args.config)
     if refused:
         fail(refused)
-    with open(args.config) as f:
+    with open(args.config, encoding="utf-8-sig") as f:  # a byte-order mark, as gpubench takes it
         config = json.load(f)
     only = args.steps.split(",") if args.steps else None
     count = len(config["benchmarks"])

@@ -154,6 +154,12 @@ class DocsTablesTest(unittest.TestCase):
         open(empty, "w").close()
         self.assertRefused(f"table of {empty}: the file is empty", f"<!-- table: {empty} -->\nold\n<!-- /table -->\n")
 
+    def test_a_number_past_a_float_is_one_line(self):
+        path = self.results_file(lambda rows: [dict(r, metrics=[dict(m, value=10 ** 400) for m in r["metrics"]])
+                                               for r in rows])
+        self.assertRefused("not a results file as docs/json-schema.md describes (OverflowError",
+                           f"<!-- summary: {path} -->\nold\n<!-- /summary -->\n")
+
     def test_check_exits_1_when_stale_and_2_on_bad_input(self):
         self.assertIn("stale tables", self.run_on(f"<!-- table: {TABLE} -->\nold\n<!-- /table -->\n", "--check"))
         self.assertEqual(self.code, 1)

@@ -177,6 +177,26 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(len(opened), 3)
         self.assertEqual(os.listdir(charts), [])
 
+    def test_a_chart_name_taken_by_a_folder_leaves_no_chart(self):
+        rows = [result("a1", "first", 4.0, 100.0, params={"n": n, "seed": 42}) for n in (1 << 20, 1 << 22)]
+        path = self.write(rows)
+        names = [os.path.basename(p) for p in plot.plot_ladder(path, os.path.join(self.out, "first"))]
+        charts = os.path.join(self.out, "charts")
+        os.makedirs(os.path.join(charts, names[-1]))  # the last to be renamed into place
+        with self.assertRaises(SystemExit) as caught:
+            plot.main(["ladder", path, "--out", charts])
+        self.assertEqual(caught.exception.code, f"cannot write the charts into {charts}: Is a directory")
+        self.assertEqual(os.listdir(charts), [names[-1]])
+
+    def test_a_number_past_a_float_and_an_empty_out_are_one_line(self):
+        path = self.write([result("a1", "first", 4.0, 100.0), result("a2", "first", 10 ** 400, 100.0)])
+        with self.assertRaises(SystemExit) as caught:
+            plot.main(["ladder", path])
+        self.assertIn("toy.json: not drawable as a gpubench ladder file (OverflowError", caught.exception.code)
+        with self.assertRaises(SystemExit) as caught:
+            plot.main(["ladder", path, "--out", ""])
+        self.assertEqual(caught.exception.code, "--out '': name a folder, or leave --out out to write beside the input")
+
     def test_chart_names_are_file_names(self):
         name = plot.chart_name("run", "ladder", "path=a/b " + "x" * 300, "flushed")
         self.assertNotIn("/", name)

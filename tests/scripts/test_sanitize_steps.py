@@ -121,6 +121,14 @@ class SanitizeStepsTest(unittest.TestCase):
         self.assertEqual(done.stderr, "sanitize_steps.py: no benchmark --benchmarks keeps runs byte_values: "
                                       "their variants leave it out\n")
 
+    def test_a_config_with_a_byte_order_mark_is_read_as_gpubench_reads_it(self):
+        config = os.path.join(self.tmp.name, "bom.json")
+        with open(CONFIG) as f, open(config, "w", encoding="utf-8-sig") as out:
+            out.write(f.read())
+        done = self.run_script("--steps", "naive", config=config)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(json.loads(read(os.path.join(self.kept, "gemm-naive.json")))["benchmarks"]), 9)
+
     def test_a_step_runs_only_at_the_benchmarks_whose_variants_name_it(self):
         histogram = os.path.join(SOURCE, "configs", "sanitize-histogram.json")
         done = self.run_script("--steps", "per_lane,byte_values", config=histogram)
