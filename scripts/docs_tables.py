@@ -101,6 +101,8 @@ def summary(doc):
 
 
 def example(doc, variant):
+    if not variant:
+        raise Refused("an example block names its row's variant: <!-- example: FILE#VARIANT -->")
     result = next((r for r in doc["results"] if r["variant"] == variant), None)
     if result is None:
         raise Refused(f"no result of variant {variant!r}")

@@ -73,15 +73,20 @@ def load(path, kind):
         sys.exit(f"{path}: cannot read: nested deeper than Python's JSON reader goes")
     if not isinstance(doc, dict):
         sys.exit(f"{path}: not a gpubench results or comparison document (its top level is not an object)")
+    # Schema 1 results files have no "kind"; a config has "benchmarks" and no "kind".
+    if doc.get("kind") != kind and not (kind == "results" and "kind" not in doc and "results" in doc):
+        found = (f'"kind": {json.dumps(doc["kind"])}' if "kind" in doc
+                 else 'a config ("benchmarks", no "kind")' if "benchmarks" in doc else 'no "kind"')
+        wanted = ("a comparison (gpubench compare --json)" if kind == "comparison"
+                  else "a results file (gpubench --json)")
+        sys.exit(f"{path}: expected {wanted}, found {found}")
     version = doc.get("schema_version")
     if version not in ((1, 2, 3) if kind == "comparison" else (1, 2)):
         sys.exit(f"{path}: schema_version {version!r} is not one this script reads")
-    if kind == "comparison" and doc.get("kind") != "comparison":
-        sys.exit(f"{path}: not a comparison (write one with gpubench compare --json)")
     if kind == "comparison" and not doc.get("rows"):
         sys.exit(f"{path}: no rows to draw (the comparison has none)")
-    if kind == "results" and (not isinstance(doc.get("results"), list) or doc.get("kind", "results") != "results"):
-        sys.exit(f"{path}: no results")
+    if kind == "results" and not isinstance(doc.get("results"), list):
+        sys.exit(f"{path}: its results are not a list")
     if kind == "results" and not doc["results"]:
         sys.exit(f"{path}: no results to draw (the run has no rows)")
     if kind == "results" and version == 1:

@@ -154,6 +154,10 @@ class DocsTablesTest(unittest.TestCase):
         open(empty, "w").close()
         self.assertRefused(f"table of {empty}: the file is empty", f"<!-- table: {empty} -->\nold\n<!-- /table -->\n")
 
+    def test_an_example_without_its_variant_is_one_line(self):
+        self.assertRefused("an example block names its row's variant: <!-- example: FILE#VARIANT -->",
+                           f"<!-- example: {RESULTS} -->\n<!-- /example -->\n")
+
     def test_a_number_past_a_float_is_one_line(self):
         path = self.results_file(lambda rows: [dict(r, metrics=[dict(m, value=10 ** 400) for m in r["metrics"]])
                                                for r in rows])

@@ -110,11 +110,19 @@ class PlotTest(unittest.TestCase):
         self.assert_labelled(fig)
         self.assertIn("n=2^28", fig.axes[0].get_yticklabels()[0].get_text())
 
-    def test_wrong_input_is_refused(self):
-        with self.assertRaises(SystemExit):
-            plot.plot_compare(os.path.join(RESULTS, "reduce-2p22.json"), self.out)
-        with self.assertRaises(SystemExit):
-            plot.plot_ladder(os.path.join(RESULTS, "ci-compare.json"), self.out)
+    def test_wrong_input_is_refused_naming_what_it_is(self):
+        config = os.path.join(SOURCE, "configs", "ci.json")
+        for draw, path, message in [
+            (plot.plot_compare, os.path.join(RESULTS, "reduce-2p22.json"),
+             'expected a comparison (gpubench compare --json), found "kind": "results"'),
+            (plot.plot_ladder, os.path.join(RESULTS, "ci-compare.json"),
+             'expected a results file (gpubench --json), found "kind": "comparison"'),
+            (plot.plot_ladder, config,
+             'expected a results file (gpubench --json), found a config ("benchmarks", no "kind")'),
+        ]:
+            with self.assertRaises(SystemExit) as caught:
+                draw(path, self.out)
+            self.assertEqual(caught.exception.code, f"{path}: {message}")
 
     def test_unreadable_input_is_one_line(self):
         for text in ("{bad", "[]", '{"schema_version": 2, "results": null}', "\udcff", "[" * 100000):
