@@ -102,11 +102,12 @@ def jobs_of(config, binary, only, chosen, per_size):
                 runs = [dict(b, variants=[step], measure=ONE_SAMPLE) for b in group]
                 jobs.append((name, {"name": name, "defaults": defaults, "benchmarks": runs}))
     idle = [step for step in only or [] if step not in taken]
+    every = len(chosen) == len(benchmarks)
     if idle:
-        which = "benchmark of the config" if len(chosen) == len(benchmarks) else "benchmark --benchmarks keeps"
+        which = "benchmark of the config" if every else "benchmark --benchmarks keeps"
         fail(f"no {which} runs {', '.join(idle)}: their variants leave it out")
     if not jobs:
-        which = "config's benchmarks" if len(chosen) == len(benchmarks) else "benchmarks --benchmarks keeps"
+        which = "config's benchmarks" if every else "benchmarks --benchmarks keeps"
         fail(f"nothing to check: the {which} run no step of their ladders, only baselines")
     return jobs
 

@@ -174,12 +174,11 @@ BenchResult common_fields(const json& j, const std::string& where) {
   if (place != "device" && place != "host") json_fields::fail_got(where + "/where", "'device' or 'host'", json(place));
   r.on_device = place == "device";
   r.params = field<json>(j, "params", where);
-  if (!r.params.is_object()) json_fields::fail_got(where + "/params", "an object", r.params);
+  json_fields::require_object(r.params, where + "/params");
   refuse_control_characters_in(r.params, where + "/params");
   if (j.contains("measure")) {
     r.measure = j.at("measure");
-    if (!r.measure.is_object() && !r.measure.is_null())
-      json_fields::fail_got(where + "/measure", "an object", r.measure);
+    if (!r.measure.is_null()) json_fields::require_object(r.measure, where + "/measure");
   }
   r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
   r.stats.median_ms = field<double>(j, "median_ms", where);
@@ -297,10 +296,11 @@ json to_json(const RunReport& report) {
 }
 
 RunReport report_from_json(const json& doc) {
-  if (doc.is_object() && doc.contains("kind") && doc.at("kind") == "comparison")
-    throw UsageError("this is a comparison (gpubench compare --json), not a results file");
-  if (doc.is_object() && doc.contains("kind") && doc.at("kind") != "results")
+  if (doc.is_object() && doc.contains("kind") && doc.at("kind") != "results") {
+    if (doc.at("kind") == "comparison")
+      throw UsageError("this is a comparison (gpubench compare --json), not a results file");
     json_fields::fail_got("/kind", "'results'", doc.at("kind"));
+  }
   const int version = field<int>(doc, "schema_version", "");
   if (version != 1 && version != kSchemaVersion)
     throw UsageError(fmt::format("/schema_version: {} is not supported (this build reads 1 and {})", version,
@@ -335,7 +335,7 @@ RunReport report_from_json(const json& doc) {
   if (doc.contains("config")) report.config = doc.at("config");
   if (doc.contains("host") && !doc.at("host").is_null()) {
     report.host = doc.at("host");
-    if (!report.host.is_object()) json_fields::fail_got("/host", "an object", report.host);
+    json_fields::require_object(report.host, "/host");
     if (report.host.contains("name")) field<std::string>(report.host, "name", "/host");  // printed by fleet
   }
   if (doc.contains("launch")) report.launch = doc.at("launch");
