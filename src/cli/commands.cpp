@@ -234,12 +234,13 @@ CLI::App* add_pattern(CLI::App& app, PatternArgs& a) {
 
 // One request per point of the axes' cross product; unknown steps fail first.
 std::vector<RunRequest> plan(const PatternArgs& a) {
-  select_steps(*a.pattern, a.request.variants);
+  RunRequest base = a.request;
+  base.variants = chosen_steps(*a.pattern, a.request.variants);
   std::map<std::string, std::vector<Point>> values;
   for (const Axis& axis : a.pattern->axes)
     values[axis.name] = values_from_text(axis, a.axis_text.at(axis.name), "--" + axis.name);
   values["seed"] = parse_seeds(a.seeds);
-  const std::vector<RunRequest> runs = cross_product(a.request, values, a.max_runs);
+  const std::vector<RunRequest> runs = cross_product(base, values, a.max_runs);
   if (a.devices_option->count()) return on_devices(runs, parse_devices(a.devices, "--devices"), a.max_runs);
   if (a.pattern->min_devices <= 1) return runs;
   // A run that spans devices takes every one unless told which.

@@ -50,7 +50,7 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
   base.variants = variant_list(b.contains("variants") ? b.at("variants") : defaults.value("variants", json("all")),
                                variants_path);
   try {
-    select_steps(p, base.variants);
+    base.variants = chosen_steps(p, base.variants);
   } catch (const UsageError& e) {
     fail(variants_path, e.what());
   }

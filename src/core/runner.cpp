@@ -285,6 +285,13 @@ std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names
   return chosen;
 }
 
+std::string chosen_steps(const Pattern& p, const std::string& names) {
+  if (names == "all") return names;
+  std::vector<std::string> chosen;
+  for (const std::size_t i : select_steps(p, names)) chosen.push_back(p.steps[i].name);
+  return fmt::format("{}", fmt::join(chosen, ","));
+}
+
 bool has_device_steps(const RunRequest& r) {
   const std::vector<std::size_t> steps = select_steps(*r.pattern, r.variants);
   return std::any_of(steps.begin(), steps.end(), [&](std::size_t i) { return !r.pattern->steps[i].on_host; });

@@ -29,6 +29,10 @@ std::string describe(const RunRequest& r);
 // list), in ladder order. Throws UsageError naming the valid steps.
 std::vector<std::size_t> select_steps(const Pattern& p, const std::string& names);
 
+// `names` as the run reads it: "all", or the steps it chooses once each, in
+// ladder order (the order they run in). Throws UsageError as select_steps.
+std::string chosen_steps(const Pattern& p, const std::string& names);
+
 // Whether any step the request selects runs on the GPU (and so needs one).
 bool has_device_steps(const RunRequest& r);
 

@@ -619,3 +619,16 @@ TEST_CASE("35: a config's point that needs more host memory than may be used nam
   expect_usage(big, "big.json: benchmarks[1]: reduce n=1099511627776 ");
   CHECK(big.err.find("may be used") != std::string::npos);
 }
+
+TEST_CASE("36: steps named twice or out of ladder order are planned, and listed, once each in ladder order") {
+  const Outcome twice = cli({"reduce", "--variant", "cpu,reduce2,cpu,reduce1", "--n", "1K", "--dry-run"});
+  INFO(twice.err);
+  REQUIRE(twice.rc == kExitOk);
+  CHECK(twice.out.find("variants=reduce1,reduce2,cpu\n") != std::string::npos);
+  Dir d("config-twice");
+  write(d / "twice.json", R"({"benchmarks": [{"pattern": "reduce", "variants": ["cpu", "cpu"], "params": {"n": 8}}]})");
+  const Outcome config = cli({"run", d / "twice.json", "--dry-run"});
+  INFO(config.err);
+  REQUIRE(config.rc == kExitOk);
+  CHECK(config.out.find("variants=cpu\n") != std::string::npos);
+}
