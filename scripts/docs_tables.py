@@ -14,6 +14,8 @@ Three kinds of marked blocks are rewritten in place:
   ...
   <!-- /table -->, <!-- /summary --> or <!-- /example -->
 
+A results file may be xz-compressed (X.json.xz, as the size sweeps are), read as plot.py reads it.
+
 With --check nothing is written; the exit code is 1 when a block differs from what it would hold.
 Bad input (an unreadable page or file, a file of the wrong kind, an empty table) is one line on
 stderr and exit code 2, with no page written: every page is filled before any is, and each is
@@ -23,6 +25,7 @@ import argparse
 import contextlib
 import glob
 import json
+import lzma
 import os
 import re
 import stat
@@ -112,10 +115,11 @@ def example(doc, variant):
 
 
 def fill(kind, target):
-    """A block's new body; raises Refused, OSError, ValueError (not UTF-8, not JSON) or RecursionError (JSON nested
-    deeper than the parser goes)."""
+    """A block's new body; raises Refused, OSError, ValueError (not UTF-8, not JSON), RecursionError (JSON nested
+    deeper than the parser goes), or LZMAError and EOFError (a .xz file that is not whole xz)."""
     path, _, variant = target.partition("#")
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+    full = os.path.join(ROOT, path)
+    with lzma.open(full, "rt", encoding="utf-8") if path.endswith(".xz") else open(full, encoding="utf-8") as f:
         if kind == "table":
             text = f.read().rstrip("\n")
             if not text:
@@ -141,6 +145,10 @@ def reason(e):
         return f"not JSON ({e})"
     if isinstance(e, RecursionError):
         return "JSON nested too deeply to read"
+    if isinstance(e, lzma.LZMAError):
+        return f"not xz ({e})"
+    if isinstance(e, EOFError):
+        return "xz data cut short"
     if isinstance(e, OSError):
         return e.strerror or str(e)
     return str(e)
@@ -162,7 +170,7 @@ def filled_page(path):
     def filled(m):
         try:
             return m.group(1) + fill(m.group(2), m.group(3)) + m.group(5)
-        except (Refused, OSError, ValueError, RecursionError) as e:
+        except (Refused, OSError, ValueError, RecursionError, lzma.LZMAError, EOFError) as e:
             line = text.count("\n", 0, m.start()) + 1
             raise Refused(f"{page}:{line}: {m.group(2)} of {m.group(3)}: {reason(e)}") from None
 

@@ -7,6 +7,7 @@ import errno
 import importlib.util
 import io
 import json
+import lzma
 import os
 import tempfile
 import unittest
@@ -138,6 +139,21 @@ class DocsTablesTest(unittest.TestCase):
             f.write('{"kind": "results", "results": ' + "[" * 100000 + "]" * 100000 + "}")
         self.assertRefused("page.md:1: summary of " + deep + ": JSON nested too deeply to read",
                            f"<!-- summary: {deep} -->\n<!-- /summary -->\n")
+
+    def test_an_xz_results_file_is_read_and_a_broken_one_is_one_line(self):
+        with open(os.path.join(SOURCE, RESULTS), "rb") as f:
+            data = lzma.compress(f.read())
+        packed = os.path.join(self.tmp.name, "results.json.xz")
+        with open(packed, "wb") as f:
+            f.write(data)
+        self.assertIsNone(self.run_on(f"<!-- summary: {packed} -->\nold\n<!-- /summary -->\n"))
+        self.assertNotIn("old", self.after)
+        with open(packed, "wb") as f:
+            f.write(data[:len(data) // 2])
+        self.assertRefused(f"summary of {packed}: xz data cut short", f"<!-- summary: {packed} -->\n<!-- /summary -->\n")
+        with open(packed, "w") as f:
+            f.write("{}")
+        self.assertRefused(f"summary of {packed}: not xz (", f"<!-- summary: {packed} -->\n<!-- /summary -->\n")
 
     def test_a_file_of_another_kind_is_named(self):
         self.assertRefused('expected a results file ("kind": "results"), found "kind": "comparison"',
