@@ -4,7 +4,9 @@
 // transposed (as[k][m]) so the compute loop reads A's column slice as
 // contiguous floats. A quarter of the global load instructions, and wider
 // shared loads. Needs k and n to be multiples of 4 for the 16-byte path;
-// other sizes take the same kernel with element loads.
+// other sizes take the same kernel with element loads. It costs A's stores:
+// transposing means four scalar shared-memory stores per float4 of A, where
+// B's float4 goes in with one.
 #include "kernels/gemm/vectorized_tile.cuh"
 
 GPUBENCH_GEMM_STEP(vectorized, Ladder::cuda_core, Precision::fp32,

@@ -12,6 +12,9 @@
 // those of every such block before it writes C. Partial sums and flags live
 // in the step's scratch, which the harness zeroes before the step; a
 // finisher clears each flag it consumed, so every run starts from zeros.
+// What it costs: a split tile's partial sums make a round trip through L2,
+// its finisher waits for the blocks that stored them, and every block must
+// be resident at once (a cooperative launch, which fails where they are not).
 #include <algorithm>
 #include <initializer_list>
 

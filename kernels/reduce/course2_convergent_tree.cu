@@ -1,8 +1,9 @@
 // course2 — convergent tree in global memory (course lecture 10, second kernel).
 // Thread t now owns element t and the stride starts at blockDim and halves:
 // the active threads stay contiguous (whole warps retire together) and each
-// level's reads and writes are coalesced. Still every level goes to global
-// memory and the input is overwritten.
+// level's reads and writes are coalesced. It costs nothing: the same adds
+// and barriers as course1. Still every level goes to global memory and the
+// input is overwritten.
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"
 

@@ -1,8 +1,9 @@
 // reduce2 — sequential addressing (slides, kernel 3).
 // The stride now starts at blockDim/2 and halves: thread tid adds element
 // tid + s. Active threads stay contiguous and each warp reads 32 consecutive
-// words, so the bank conflicts of reduce1 are gone. Left: half the threads
-// idle from the first iteration on.
+// words, so the bank conflicts of reduce1 are gone. It costs nothing: the
+// same loop and the same number of adds. Left: half the threads idle from
+// the first iteration on.
 #include "kernels/reduce/block_tree.cuh"
 #include "kernels/reduce/multipass.cuh"
 #include "kernels/reduce/step_registration.cuh"

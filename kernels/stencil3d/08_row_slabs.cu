@@ -12,7 +12,9 @@
 // in z so that the two marches beside a boundary read its planes at the
 // same time and the second finds them in L2. Sides whose slab planes leave
 // fewer than 4 stages in shared memory (past 768 in float32, 512 in
-// float64) run tma_ring.
+// float64) run tma_ring. It costs occupancy: the ring fills most of an SM's
+// shared memory, so one block is resident per SM and a stalled block has no
+// other to hide behind.
 #include <memory>
 
 #include "kernels/common/hopper_copies.cuh"

@@ -3,8 +3,10 @@
 // afterwards. Pages move on demand: the kernel's first touch of each page
 // faults it over to the GPU, the host's first touch of c faults it back
 // (c, poisoned by the host before each run, crosses the link both ways:
-// GB/s still counts the 12 bytes per element the operation needs). The
-// faults, not the link, set the speed.
+// GB/s still counts the 12 bytes per element the operation needs). It
+// removes the explicit copies and the second set of buffers: one pointer
+// serves host and kernel. It costs a page fault for each page on each
+// crossing; the faults, not the link, set the speed.
 #include "kernels/transfer/transfer_common.hpp"
 
 namespace gpubench::transfer {
