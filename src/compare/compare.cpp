@@ -19,7 +19,7 @@ namespace {
 // device (by_device).
 std::string key(const BenchResult& r, bool by_device) {
   return fmt::format("{} {} {}{}{}", r.pattern, r.variant, r.params.dump(), r.hot ? " hot" : "",
-                     by_device && r.device ? fmt::format(" device={}", r.device) : "");
+                     by_device && r.device >= 0 ? fmt::format(" device={}", r.device) : "");
 }
 
 // Each row's key in file order. A key's n-th row (a config may measure a

@@ -200,10 +200,11 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, const 
   b.samples_ms = collect_samples(m, sample, &sampled_s, watch);
   verify("last timed run");
   // What was done, beside what was asked: the sample cap can end sampling
-  // before min_time_s.
+  // before min_time_s (or, below a pattern's own cap, min_samples).
   b.measure["samples"] = b.samples_ms.size();
   b.measure["sampled_s"] = sampled_s;
-  b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples;
+  b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples &&
+                         (int(b.samples_ms.size()) < m.min_samples || sampled_s < m.min_time_s);
   b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
 }
 

@@ -269,6 +269,19 @@ TEST_CASE("11: --min-time is decimal seconds, and results record the samples tak
   CHECK(m.at("capped").is_boolean());
   CHECK((m.at("capped") == true || m.at("sampled_s").get<double>() >= 0.05));
   CHECK(m.at("timer") == "host_clock");  // a host step: the host's clock
+  // The toy pattern caps sampling at 1000: as many asked for, and no time, is
+  // not cut short; more is.
+  auto measured = [](const char* samples) {
+    const Outcome o = cli(toy_run({"--variant", "loop", "--min-samples", samples, "--min-time", "0", "--json", "-"}));
+    REQUIRE(o.rc == kExitOk);
+    return json::parse(o.out).at("results").at(0).at("measure");
+  };
+  const json full = measured("1000");
+  CHECK(full.at("samples") == 1000);
+  CHECK(full.at("capped") == false);
+  const json cut = measured("2000");
+  CHECK(cut.at("samples") == 1000);
+  CHECK(cut.at("capped") == true);
 }
 
 TEST_CASE("12: an empty output path, or one that reads as an option, is refused") {
