@@ -6,7 +6,8 @@
 // shared loads. Needs k and n to be multiples of 4 for the 16-byte path;
 // other sizes take the same kernel with element loads. It costs A's stores:
 // transposing means four scalar shared-memory stores per float4 of A, where
-// B's float4 goes in with one.
+// B's float4 goes in with one, and those stores are 2-way bank conflicts
+// (the next step pads A's rows to remove them).
 #include "kernels/gemm/vectorized_tile.cuh"
 
 GPUBENCH_GEMM_STEP(vectorized, Ladder::cuda_core, Precision::fp32,

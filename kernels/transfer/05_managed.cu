@@ -3,10 +3,12 @@
 // afterwards. Pages move on demand: the kernel's first touch of each page
 // faults it over to the GPU, the host's first touch of c faults it back
 // (c, poisoned by the host before each run, crosses the link both ways:
-// GB/s still counts the 12 bytes per element the operation needs). It
-// removes the explicit copies and the second set of buffers: one pointer
-// serves host and kernel. It costs a page fault for each page on each
-// crossing; the faults, not the link, set the speed.
+// GB/s still counts the 12 bytes per element the operation needs). Against
+// zero_copy, whose kernel reads and writes host memory over the link on
+// every access, the pages move to the GPU and the kernel works on them in
+// device memory, which pays where data is reused. It costs the faults: a
+// warp that touches a page not yet moved waits for the driver to move it,
+// and the faults, not the link, set the speed.
 #include "kernels/transfer/transfer_common.hpp"
 
 namespace gpubench::transfer {

@@ -200,7 +200,7 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, const 
   b.samples_ms = collect_samples(m, sample, &sampled_s, watch);
   verify("last timed run");
   // What was done, beside what was asked: the sample cap can end sampling
-  // before min_time_s (or, below a pattern's own cap, min_samples).
+  // before min_time_s, or before min_samples where a pattern's cap is below it.
   b.measure["samples"] = b.samples_ms.size();
   b.measure["sampled_s"] = sampled_s;
   b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples &&
