@@ -500,6 +500,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     } catch (const CLI::CallForVersion& e) {
       out << e.what() << "\n";
       return kExitOk;
+    } catch (const CLI::ExtrasError&) {
+      // CLI11's own message lists the leftover words in reverse ("0 --warmup").
+      const std::vector<std::string> left = app.remaining(true);
+      throw UsageError(fmt::format("not expected: {} (see gpubench --help)", fmt::join(left, " ")));
     } catch (const CLI::ParseError& e) {
       // CLI11 reports a misspelt command, or an option before any, as a
       // missing command; name what was given instead.

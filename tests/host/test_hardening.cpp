@@ -645,3 +645,8 @@ TEST_CASE("36: steps named twice or out of ladder order are planned, and listed,
   REQUIRE(config.rc == kExitOk);
   CHECK(config.out.find("variants=cpu\n") != std::string::npos);
 }
+
+TEST_CASE("37: words left over after a command's options are named in the order given") {
+  expect_usage(cli({"reduce", "--variant", "cpu", "--warmup", "0", "--dry-run"}), "not expected: --warmup 0 (see");
+  expect_usage(cli({"list", "reduce", "one", "two"}), "not expected: one two (see");
+}
