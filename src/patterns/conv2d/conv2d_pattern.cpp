@@ -138,7 +138,7 @@ const Pattern& conv2d_pattern() {
     Pattern d;
     d.name = "conv2d";
     d.title = "2D convolution (cross-correlation) of an image with a square mask, zero outside the image";
-    d.help = "Run the 2D-convolution ladder (basic ... register blocking, cudnn, cpu)";
+    d.help = "Run the 2D-convolution ladder (basic ... register tiling, TMA ring, rows read once, cudnn, cpu)";
     // Rows and columns are counted in 64-bit; cuDNN alone stops at 2^31 - 1 pixels.
     d.axes = {size_axis("width", "Image width in pixels: 8192, 8K, 2^13, a list, or 2^10:2^14", "8192", INT_MAX),
               size_axis("height", "Image height in pixels", "8192", INT_MAX),

@@ -128,7 +128,8 @@ const Pattern& histogram_pattern() {
     Pattern d;
     d.name = "histogram";
     d.title = "counts of n samples in even bins over the sample type's range";
-    d.help = "Run the histogram ladder (global atomics ... per-lane counters, cub, cpu)";
+    d.help =
+        "Run the histogram ladder (global atomics ... per-lane counters, bins past shared memory, byte values, cub, cpu)";
     // The counters are 32-bit: every sample may fall in one bin.
     Axis n = size_axis("n", "Samples: 268435456, 256M, 2^28, a comma-separated list, or 2^16:2^30", "2^28",
                        (std::int64_t(1) << 32) - 1);

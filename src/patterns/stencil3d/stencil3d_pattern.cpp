@@ -123,7 +123,7 @@ const Pattern& stencil3d_pattern() {
     Pattern d;
     d.name = "stencil3d";
     d.title = "7-point stencil over the interior of an n^3 grid, boundary points copied";
-    d.help = "Run the 3D-stencil ladder (basic ... register tiling, vectorized planes, cusparse, cpu)";
+    d.help = "Run the 3D-stencil ladder (basic ... register tiling, TMA ring, row slabs, TMA stores, cusparse, cpu)";
     // Grid dimensions stop at 65535 blocks: shared_tiling's of 6 points in z.
     d.axes = {size_axis("size", "Cube side in points: 512, a list, or 2^6:2^10", "512", 65535LL * 6),
               dtype_axis({DType::f32, DType::f64})};
