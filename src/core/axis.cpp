@@ -23,6 +23,7 @@ std::string expected(const Axis& a) {
       return fmt::format("a size (4194304, \"4M\", \"2^22\", \"2^16:2^30\"){}",
                          a.max < kMaxSize ? fmt::format(" up to {}", a.max) : "");
     case Axis::Kind::integer:
+      if (!a.only.empty()) return fmt::format("one of {}", fmt::join(a.only, ", "));
       return fmt::format("{} from {} to {}", a.power_of_two ? "a power of two" : "an integer", a.min, a.max);
     case Axis::Kind::choice: break;
   }
@@ -30,7 +31,8 @@ std::string expected(const Axis& a) {
 }
 
 bool in_range(const Axis& a, std::int64_t v) {
-  return v >= a.min && v <= a.max && (!a.power_of_two || (v & (v - 1)) == 0);
+  return v >= a.min && v <= a.max && (!a.power_of_two || (v & (v - 1)) == 0) &&
+         (a.only.empty() || std::find(a.only.begin(), a.only.end(), v) != a.only.end());
 }
 
 Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string fallback) {
@@ -56,6 +58,12 @@ Axis integer_axis(std::string name, std::string help, std::string fallback, std:
   a.min = min;
   a.max = max;
   a.power_of_two = power_of_two;
+  return a;
+}
+
+Axis listed_axis(std::string name, std::string help, std::string fallback, std::vector<std::int64_t> values) {
+  Axis a = integer_axis(std::move(name), std::move(help), std::move(fallback), values.front(), values.back());
+  a.only = std::move(values);
   return a;
 }
 

@@ -27,6 +27,7 @@ struct Axis {
   std::string fallback;  // the default, written as on the command line
   std::int64_t min = 1, max = kMaxSize;  // size and integer
   bool power_of_two = false;              // integer
+  std::vector<std::int64_t> only;         // integer: the values allowed, where not all of [min, max] are
   std::vector<std::string> choices;       // choice
 };
 
@@ -34,6 +35,9 @@ Axis size_axis(std::string name, std::string help, std::string fallback,
                std::int64_t max = kMaxSize);
 Axis integer_axis(std::string name, std::string help, std::string fallback, std::int64_t min, std::int64_t max,
                   bool power_of_two = false);
+// An integer axis that takes only `values` (ascending), such as the mask
+// sides a ladder is built for.
+Axis listed_axis(std::string name, std::string help, std::string fallback, std::vector<std::int64_t> values);
 Axis choice_axis(std::string name, std::string help, std::vector<std::string> choices);  // default: the first
 
 // The values `text` names as the command line writes them. Throws UsageError

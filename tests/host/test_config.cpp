@@ -50,6 +50,8 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
        "benchmarks[1].params.n[1]: expected a size"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 48}}]})",
        "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 48"},
+      {R"({"benchmarks": [{"pattern": "conv2d", "params": {"mask": [3, 11]}}]})",
+       "benchmarks[0].params.mask[1]: expected one of 3, 5, 7, 9, 15, got 11"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"dtype": "int8"}}]})",
        R"(benchmarks[0].params.dtype: expected one of int32, float32, float64, got "int8")"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"sizes": 5}}]})",

@@ -87,8 +87,8 @@ TEST_CASE("the conv2d cpu step passes the check, a missed tap and NaN fail it", 
 }
 
 TEST_CASE("bad conv2d axes are one line and exit 2 before anything runs", "[conv2d][cli]") {
-  testing::expect_usage_errors({"conv2d", "--variant", "cpu"}, {{{"--mask", "4"}, "masks of side 3, 5, 7, 9 and 15"},
-                                                                  {{"--mask", "17"}, "--mask"},
+  testing::expect_usage_errors({"conv2d", "--variant", "cpu"}, {{{"--mask", "3,4"}, "--mask: 4: must be one of 3, 5, 7, 9, 15"},
+                                                                  {{"--mask", "17"}, "--mask: 17: must be one of 3, 5"},
                                                                   {{"--mask", "1"}, "--mask"},
                                                                   {{"--width", "0"}, "--width"},
                                                                   {{"--height", "2^40"}, "--height"},

@@ -1,16 +1,13 @@
 // The 2D-convolution ladder as a pattern: a width x height image
 // cross-correlated with a side x side mask, zero outside the image
 // (kernels/conv2d/steps.def, host_conv2d.hpp).
-#include <algorithm>
 #include <climits>
 
-#include <fmt/format.h>
 
 #include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
-#include "src/detail/errors.hpp"
 #include "src/patterns/conv2d/host_conv2d.hpp"
 #include "src/patterns/conv2d/steps.hpp"
 #include "src/patterns/element_types.hpp"
@@ -24,17 +21,10 @@ namespace conv2d {
 
 namespace {
 
-int mask_side(const Point& p) {
-  const int side = p.at("mask");
-  if (std::find(std::begin(kMaskSides), std::end(kMaskSides), side) == std::end(kMaskSides))
-    throw UsageError(fmt::format("mask {}: the steps are built for masks of side 3, 5, 7, 9 and 15", side));
-  return side;
-}
-
 class Conv2dFixture : public Fixture {
  public:
   explicit Conv2dFixture(const Point& p)
-      : w_(p.at("width")), h_(p.at("height")), side_(mask_side(p)), dtype_(dtype_named(p.at("dtype"))),
+      : w_(p.at("width")), h_(p.at("height")), side_(p.at("mask")), dtype_(dtype_named(p.at("dtype"))),
         seed_(p.at("seed")), bytes_(std::size_t(w_) * std::size_t(h_) * dtype_size(dtype_)) {}
 
   // A device step's own check asks the current GPU (whether this build has a
@@ -142,7 +132,8 @@ const Pattern& conv2d_pattern() {
     // Rows and columns are counted in 64-bit; cuDNN alone stops at 2^31 - 1 pixels.
     d.axes = {size_axis("width", "Image width in pixels: 8192, 8K, 2^13, a list, or 2^10:2^14", "8192", INT_MAX),
               size_axis("height", "Image height in pixels", "8192", INT_MAX),
-              integer_axis("mask", "Mask side (odd): 3, 5, 7, 9 or 15, or a list", "5", 3, 15),
+              listed_axis("mask", "Mask side: 3, 5, 7, 9 or 15, or a list", "5",
+                          {std::begin(conv2d::kMaskSides), std::end(conv2d::kMaskSides)}),
               dtype_axis({DType::f32, DType::f64}),
               choice_axis("boundary", "Pixels outside the image: zero (ghost cells, as in the course)", {"zero"})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
