@@ -2,7 +2,7 @@
 // cross-correlated with a side x side mask, zero outside the image
 // (kernels/conv2d/steps.def, host_conv2d.hpp).
 #include <climits>
-
+#include <iterator>
 
 #include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
