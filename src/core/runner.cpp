@@ -201,10 +201,10 @@ void measure_step(BenchResult& b, const StepRun& s, const StepInfo& info, const 
   verify("last timed run");
   // What was done, beside what was asked: the sample cap can end sampling
   // before min_time_s, or before min_samples where a pattern's cap is below it.
-  b.measure["samples"] = b.samples_ms.size();
+  const int taken = int(b.samples_ms.size());
+  b.measure["samples"] = taken;
   b.measure["sampled_s"] = sampled_s;
-  b.measure["capped"] = int(b.samples_ms.size()) >= m.max_samples &&
-                         (int(b.samples_ms.size()) < m.min_samples || sampled_s < m.min_time_s);
+  b.measure["capped"] = taken >= m.max_samples && (taken < m.min_samples || sampled_s < m.min_time_s);
   b.measure["timer"] = info.on_host || info.host_timed ? "host_clock" : "cuda_events";
 }
 
