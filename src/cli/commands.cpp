@@ -352,12 +352,14 @@ struct CompareArgs {
   CLI::Option* json = nullptr;
 };
 
-// A plain decimal percentage below 100, the % sign optional.
-double parse_threshold(const std::string& text) {
+// A plain decimal percentage below 100, the % sign optional. compare's must
+// be above 0: a change of 0 would be "the threshold or more", so a file
+// compared with itself would have no row the same.
+double parse_threshold(const std::string& text, bool zero_allowed) {
   const std::optional<double> pct = plain_decimal(!text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text);
-  if (pct && *pct < 100) return *pct / 100;
-  throw UsageError(fmt::format("--threshold {}: expected a percentage from 0 up to (not including) 100, such as 5%",
-                               quoted(nlohmann::json(text))));
+  if (pct && *pct < 100 && (zero_allowed || *pct > 0)) return *pct / 100;
+  throw UsageError(fmt::format("--threshold {}: expected a percentage {} 100, such as 5%", quoted(nlohmann::json(text)),
+                               zero_allowed ? "from 0 up to (not including)" : "above 0 and below"));
 }
 
 // A results file, its errors prefixed with its path.
@@ -371,7 +373,7 @@ RunReport load_results(const std::string& path) {
 }
 
 int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
-  a.opts.threshold = parse_threshold(a.threshold);
+  a.opts.threshold = parse_threshold(a.threshold, false);
   const std::vector<OutputTarget> targets = check_outputs(named_outputs({{a.json, &a.json_path}}), {a.base, a.fresh});
   const RunReport base = load_results(a.base), fresh = load_results(a.fresh);
   const compare::Comparison c = compare::compare(base, fresh, a.opts);
@@ -384,11 +386,11 @@ int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
 struct FleetArgs {
   std::vector<std::string> files;
   std::string threshold = "5%";
-  bool markdown = false;
+  bool markdown = false, allow_missing = false;
 };
 
 int run_fleet(const FleetArgs& a, std::ostream& out) {
-  const double threshold = parse_threshold(a.threshold);
+  const double threshold = parse_threshold(a.threshold, true);
   std::vector<fleet::Input> inputs;
   for (const std::string& path : a.files) {
     for (const fleet::Input& earlier : inputs) {
@@ -398,7 +400,7 @@ int run_fleet(const FleetArgs& a, std::ostream& out) {
     }
     inputs.push_back({path, load_results(path)});
   }
-  const fleet::Fleet f = fleet::judge(inputs, threshold);
+  const fleet::Fleet f = fleet::judge(inputs, threshold, a.allow_missing);
   out << fleet::format(f, a.markdown) << std::flush;
   return fleet::exit_code(f);
 }
@@ -474,7 +476,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   add_output_options(run_cmd, run_out);
 
   CompareArgs cmp;
-  auto* cmp_cmd = app.add_subcommand("compare", "Compare two result files; exit 1 on a regression");
+  auto* cmp_cmd = app.add_subcommand("compare", "Compare two result files; exit 1 on a slower or failed row, 2 on bad input");
   cmp_cmd->add_option("base", cmp.base, "Baseline results (JSON)")->required();
   cmp_cmd->add_option("new", cmp.fresh, "New results (JSON)")->required();
   cmp_cmd->add_option("--threshold", cmp.threshold, "Smallest change that counts, e.g. 5%")->capture_default_str();
@@ -489,6 +491,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->required();
   fleet_cmd->add_option("--threshold", fleet_args.threshold, "Slower than the fleet median by more than this is slow")
       ->capture_default_str();
+  fleet_cmd->add_flag("--allow-missing", fleet_args.allow_missing,
+                      "Pass although a GPU lacks rows that other GPUs of its kind ran");
   fleet_cmd->add_flag("--md", fleet_args.markdown, "Print the table as markdown");
 
   try {

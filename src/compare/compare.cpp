@@ -77,14 +77,32 @@ int concurrent_devices(const BenchResult& r) {
   return n && n->is_number_integer() ? n->get<int>() : 1;
 }
 
-Verdict judge(const BenchResult& base, const BenchResult& fresh, const Row& row, const Options& o) {
+// The row's verdict, with a few words in row.why where it needs them.
+Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const Options& o) {
   if (!fresh.verified) return Verdict::failed;
-  if (base.throttled() || fresh.throttled()) return Verdict::unclear;  // a held-down clock says nothing of the code
-  if (concurrent_devices(base) != concurrent_devices(fresh)) return Verdict::unclear;  // other devices' load differed
-  if (base.spanned_devices() != fresh.spanned_devices()) return Verdict::unclear;  // not the same set of GPUs
+  // Where the times say nothing of the code:
+  const char* why = !base.verified ? "base FAIL"   // a wrong baseline sets no pace: take it again
+                    : base.throttled() || fresh.throttled() ? "throttled"  // a held-down clock
+                    : concurrent_devices(base) != concurrent_devices(fresh) ? "other GPUs busy"
+                    : base.spanned_devices() != fresh.spanned_devices() ? "other GPU set"
+                                                                         : nullptr;
+  if (why) {
+    row.why = why;
+    return Verdict::unclear;
+  }
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
-  if (row.p_value >= o.alpha) return Verdict::unclear;
-  return row.change > 0 ? Verdict::faster : Verdict::slower;
+  const Verdict direction = row.change > 0 ? Verdict::faster : Verdict::slower;
+  // Too few samples for the rank test ever to say "real": the change alone
+  // decides, or one sample a side would let any slowdown pass.
+  if (smallest_mann_whitney_p(base.samples_ms.size(), fresh.samples_ms.size()) >= o.alpha) {
+    row.why = "few samples";
+    return direction;
+  }
+  if (row.p_value >= o.alpha) {
+    row.why = "noise";
+    return Verdict::unclear;
+  }
+  return direction;
 }
 
 }  // namespace
@@ -123,7 +141,10 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
       continue;
     }
     const BenchResult* b = found->second;
-    Row row{n.pattern, n.variant, n.params, n.hot, by_device ? n.device : -1, unit_of(n), throughput(*b), throughput(n)};
+    // The baseline's value of the new row's primary metric (a version 1 file may lead with another).
+    const Metric* base_metric = b->metric(n.primary);
+    Row row{n.pattern, n.variant, n.params, n.hot, by_device ? n.device : -1, unit_of(n),
+            base_metric ? base_metric->value : std::nullopt, throughput(n)};
     row.change = b->stats.median_ms / n.stats.median_ms - 1;
     row.p_value = mann_whitney_p(b->samples_ms, n.samples_ms);
     row.verdict = judge(*b, n, row, o);
@@ -151,13 +172,15 @@ std::string format_comparison(const Comparison& c, bool markdown) {
     std::string params = params_text(r.params, " ");
     if (r.hot) params += " hot";
     if (several_devices) params += fmt::format(" device={}", r.device);
-    rows.push_back({r.variant, params, fmt::format("{:.1f}", r.base), fmt::format("{:.1f}", r.fresh), r.unit,
-                    fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value), to_string(r.verdict)});
+    rows.push_back({r.variant, params, r.base ? fmt::format("{:.1f}", *r.base) : "-", fmt::format("{:.1f}", r.fresh),
+                    r.unit, fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value),
+                    to_string(r.verdict) + (r.why.empty() ? "" : " (" + r.why + ")")});
   }
-  std::string out = fmt::format("base: {}  new: {}  threshold {:.1f}%  alpha {}\n", c.base_device, c.new_device,
+  std::string out = fmt::format("base: {}  new: {}  threshold {:g}%  alpha {}\n", c.base_device, c.new_device,
                                 100 * c.options.threshold, c.options.alpha);
   const std::vector<bool> left = {true, true, false, false, true, false, false, true};
-  out += markdown ? "\n" + markdown_columns(header, rows, left) : text_columns(header, rows, left, false);
+  // Markdown: blank lines around the table, or the lines after it would read as its rows.
+  out += markdown ? "\n" + markdown_columns(header, rows, left) + "\n" : text_columns(header, rows, left, false);
   for (const auto& k : c.only_in_base) out += "only in base: " + k + "\n";
   for (const auto& k : c.only_in_new) out += "only in new: " + k + "\n";
   const auto count = [&](Verdict v) {
@@ -182,11 +205,12 @@ nlohmann::json to_json(const Comparison& c) {
                     {"l2", r.hot ? "hot" : "flushed"},
                     {"device", r.device < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.device)},
                     {"unit", r.unit},
-                    {"base", r.base},
+                    {"base", r.base ? nlohmann::json(*r.base) : nlohmann::json(nullptr)},
                     {"new", r.fresh},
                     {"change", r.change},
                     {"p_value", r.p_value},
-                    {"verdict", to_string(r.verdict)}});
+                    {"verdict", to_string(r.verdict)},
+                    {"why", r.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.why)}});
   // Version 2: throughput as unit/base/new (version 1 had base_gbps/new_gbps).
   return {{"schema_version", 2},
           {"kind", "comparison"},

@@ -1,6 +1,7 @@
 // Compares two result documents row by row, for a regression gate.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,15 +12,17 @@
 namespace gpubench::compare {
 
 struct Options {
-  double threshold = 0.05;  // relative change below which a row is "same"
+  double threshold = 0.05;  // relative change below which a row is "same" (above 0)
   double alpha = 0.01;      // Mann-Whitney p-value below which a change is real
   bool allow_device_mismatch = false;
   bool allow_missing = false;  // rows of the baseline absent from the new run do not fail the gate
 };
 
-// faster / slower: beyond the threshold and significant. same: within the
-// threshold. unclear: beyond the threshold but not significant (noise).
-// failed: the new result did not verify, a regression whatever its speed.
+// faster / slower: beyond the threshold and significant, or judged by the
+// change alone where the samples are too few for the rank test. same: within
+// the threshold. unclear: the times say nothing of the code (Row::why), or the
+// change is beyond the threshold but not significant (noise). failed: the new
+// result did not verify, a regression whatever its speed.
 enum class Verdict { faster, slower, same, unclear, failed };
 std::string to_string(Verdict v);
 
@@ -29,10 +32,12 @@ struct Row {
   bool hot = false;
   int device = -1;   // the rows' device, where both files record it
   std::string unit;  // of the results' primary metric: "GB/s", "TFLOP/s"
-  double base = 0, fresh = 0;  // throughput in `unit`
+  std::optional<double> base;  // throughput in `unit`; none where the baseline lacks that metric
+  double fresh = 0;
   double change = 0;  // new / base throughput - 1, from the medians
   double p_value = 1;
   Verdict verdict = Verdict::same;
+  std::string why{};  // a few words where the verdict needs them: "throttled", "few samples", ...
 };
 
 struct Comparison {

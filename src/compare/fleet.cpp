@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -30,11 +31,14 @@ double lower_median(std::vector<double> v) {
 
 }  // namespace
 
-Fleet judge(const std::vector<Input>& inputs, double threshold) {
+Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missing) {
   Fleet f;
   f.threshold = threshold;
-  std::map<std::string, Row> by_row;  // in the order of std::map: the same output for the same inputs
+  f.allow_missing = allow_missing;
+  // By (GPU name, row), in the order of std::map: the same output for the same inputs.
+  std::map<std::pair<std::string, std::string>, Row> by_row;
   std::map<std::pair<std::string, std::string>, const Input*> seen;  // (row, GPU) -> the file that holds it
+  std::map<std::string, std::set<std::string>> gpus_of_kind;
   for (const Input& in : inputs)
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
@@ -49,11 +53,24 @@ Fleet judge(const std::vector<Input>& inputs, double threshold) {
         ++f.repeated;
         continue;
       }
-      Row& row = by_row[what];
+      const DeviceInfo* d = device_of(in.report, r.device);
+      const std::string kind = d ? d->name : "";
+      gpus_of_kind[kind].insert(device);
+      Row& row = by_row[{kind, what}];
       row.what = what;
+      row.kind = kind;
       row.devices.push_back({device, r.stats.median_ms, 0, r.verified, false});
     }
-  for (auto& [what, row] : by_row) {
+  f.kinds = gpus_of_kind.size();
+  std::map<std::string, Incomplete> incomplete;
+  for (auto& [key, row] : by_row) {
+    const std::set<std::string>& kind_gpus = gpus_of_kind[row.kind];
+    for (const std::string& gpu : kind_gpus) {
+      Incomplete& gap = incomplete[gpu];
+      gap.device = gpu;
+      ++gap.of;
+      gap.lacking += std::none_of(row.devices.begin(), row.devices.end(), [&](const OnDevice& d) { return d.device == gpu; });
+    }
     if (row.devices.size() < 2) {
       ++f.single;
       continue;
@@ -70,9 +87,12 @@ Fleet judge(const std::vector<Input>& inputs, double threshold) {
     }
     f.rows.push_back(std::move(row));
   }
+  for (const auto& [gpu, gap] : incomplete)
+    if (gap.lacking) f.incomplete.push_back(gap);
   if (f.rows.empty())
-    throw UsageError("no row ran on two GPUs or more, so there is no fleet to compare (run with --devices all, or "
-                     "give one result file per node)");
+    throw UsageError(fmt::format("no row ran on two GPUs {}or more, so there is no fleet to compare (run with --devices "
+                                 "all, or give one result file per node)",
+                                 f.kinds > 1 ? "of one kind " : ""));
   return f;
 }
 
@@ -90,17 +110,23 @@ std::string format(const Fleet& f, bool markdown) {
       if (!d.verified || d.slow) ++bad_rows[d.device];
       cells.push_back({row.what, d.device, format_time(d.median_ms), fmt::format("{:+.1f}%", 100 * d.vs_fleet), verdict});
     }
-  std::string out = markdown ? markdown_columns(header, cells, left) : text_columns(header, cells, left, true);
-  out += fmt::format("{} rows on several GPUs (threshold {:.1f}%): {} slow, {} FAIL", f.rows.size(), 100 * f.threshold,
+  // Markdown: a blank line after the table, or the lines after it would read as its rows.
+  std::string out = markdown ? markdown_columns(header, cells, left) + "\n" : text_columns(header, cells, left, true);
+  out += fmt::format("{} rows on several GPUs (threshold {:g}%): {} slow, {} FAIL", f.rows.size(), 100 * f.threshold,
                      slow, failed);
   if (f.single) out += fmt::format("; {} rows on one GPU only, not judged", f.single);
   if (f.repeated) out += fmt::format("; {} rows measured again on the same GPU in one file, its first row judged", f.repeated);
+  if (f.kinds > 1) out += fmt::format("; GPUs of {} kinds, each judged against its own kind", f.kinds);
   out += "\n";
   for (const auto& [device, rows] : bad_rows) out += fmt::format("unhealthy: {}, {} of {} rows\n", device, rows, f.rows.size());
+  for (const Incomplete& gap : f.incomplete)
+    out += fmt::format("incomplete: {} lacks {} of the {} rows of its kind{}\n", gap.device, gap.lacking, gap.of,
+                       f.allow_missing ? "" : " (--allow-missing accepts that)");
   return out;
 }
 
 int exit_code(const Fleet& f) {
+  if (!f.incomplete.empty() && !f.allow_missing) return 1;
   for (const Row& row : f.rows)
     for (const OnDevice& d : row.devices)
       if (d.slow || !d.verified) return 1;

@@ -25,30 +25,42 @@ struct OnDevice {
   bool slow = false;      // vs_fleet above the threshold
 };
 
-// A device row (pattern, variant, params, L2 mode) that ran on two GPUs or
-// more; host rows are left out.
+// A device row (pattern, variant, params, L2 mode) that ran on two GPUs of
+// one kind or more; host rows are left out. GPUs of another kind (an H100
+// beside H200s) make a row of their own: each kind is its own fleet.
 struct Row {
   std::string what;        // "PATTERN VARIANT a=1 b=2 (L2 flushed)"
+  std::string kind;        // the GPUs' name
   double fleet_median_ms = 0;
   std::vector<OnDevice> devices;
 };
 
+// A GPU that lacks rows other GPUs of its kind ran.
+struct Incomplete {
+  std::string device;
+  std::size_t lacking = 0, of = 0;  // rows it lacks, of the rows of its kind
+};
+
 struct Fleet {
   double threshold = 0.05;
+  bool allow_missing = false;  // a GPU's missing rows do not fail the check
   std::vector<Row> rows;
   std::size_t single = 0;    // rows that ran on one GPU only: nothing to compare
   std::size_t repeated = 0;  // rows one file holds twice for one GPU: the first is judged
+  std::size_t kinds = 0;     // GPU names among the rows
+  std::vector<Incomplete> incomplete;
 };
 
 // The fleet median is the lower median (of an even count, the smaller of
 // the two middle values): of two GPUs, the slower is judged against the
-// faster. Throws UsageError when no row ran on two GPUs or more, or when two
-// inputs hold the same row of the same GPU (one GPU would count as two).
-Fleet judge(const std::vector<Input>& inputs, double threshold);
+// faster. Throws UsageError when no row ran on two GPUs of one kind or more,
+// or when two inputs hold the same row of the same GPU (one GPU would count
+// as two).
+Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missing = false);
 
 std::string format(const Fleet& f, bool markdown);
 
-// 1 when a GPU was slow or failed a check, else 0.
+// 1 when a GPU was slow, failed a check or lacks rows (unless allowed), else 0.
 int exit_code(const Fleet& f);
 
 }  // namespace gpubench::fleet

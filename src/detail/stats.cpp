@@ -51,4 +51,11 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   return std::erfc(std::max(z, 0.0) / std::sqrt(2.0));
 }
 
+double smallest_mann_whitney_p(std::size_t n1, std::size_t n2) {
+  std::vector<double> a(n1), b(n2);
+  std::iota(a.begin(), a.end(), 0.0);
+  std::iota(b.begin(), b.end(), double(n1));
+  return mann_whitney_p(a, b);
+}
+
 }  // namespace gpubench

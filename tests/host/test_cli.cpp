@@ -219,7 +219,10 @@ TEST_CASE("compare: exit 0 on identical files, 2 on bad input") {
   CHECK(same.rc == 0);
   CHECK(same.out.find("| variant | params |") != std::string::npos);
   CHECK(same.out.find("0 slower") != std::string::npos);
+  CHECK(same.out.find("|\n\n") != std::string::npos);  // a blank line ends the markdown table
   expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "lots"}, "--threshold \"lots\"");
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "0%"},
+                     "--threshold \"0%\": expected a percentage above 0 and below 100");
   expect_usage_error({"compare", path.c_str(), "/nonexistent/new.json"}, "cannot read '/nonexistent/new.json'");
   const std::string bad = "cli_compare_bad.json";
   {

@@ -46,6 +46,13 @@ Verdict verdict_of(const compare::Comparison& c, const std::string& variant) {
   throw;
 }
 
+std::string why_of(const compare::Comparison& c, const std::string& variant) {
+  for (const auto& row : c.rows)
+    if (row.variant == variant) return row.why;
+  FAIL("no row " << variant);
+  throw;
+}
+
 }  // namespace
 
 TEST_CASE("identical runs: every row the same, exit 0") {
@@ -90,20 +97,81 @@ TEST_CASE("a row measured while the clock was held down is unclear, never slower
 }
 
 TEST_CASE("noise alone is never a regression") {
-  const RunReport base = real_result();
+  RunReport base = real_result();
   RunReport fresh = base;
   // Spikes: every tenth sample five times slower. The mean moves by 40%, the
   // median by a fraction of the run's spread.
   BenchResult& spiky = find(fresh, "reduce9");
   for (std::size_t i = 0; i < spiky.samples_ms.size(); i += 10) spiky.samples_ms[i] *= 5;
   spiky.stats = summarize(spiky.samples_ms);
-  // Too few samples to tell: two samples 10% slower.
-  BenchResult& few = find(fresh, "cub");
-  few.samples_ms = {few.stats.median_ms * 1.1, few.stats.median_ms * 1.1};
-  few.stats = summarize(few.samples_ms);
+  // Spread over a factor of three: 30 samples do not show a 6% change is real.
+  BenchResult& noisy_base = find(base, "cub");
+  BenchResult& noisy = find(fresh, "cub");
+  const double m = noisy_base.stats.median_ms;
+  noisy_base.samples_ms.clear();
+  noisy.samples_ms.clear();
+  for (int i = 0; i < 30; ++i) {
+    noisy_base.samples_ms.push_back(m * (0.5 + i / 30.0));
+    noisy.samples_ms.push_back(1.06 * m * (0.5 + i / 30.0));
+  }
+  noisy_base.stats = summarize(noisy_base.samples_ms);
+  noisy.stats = summarize(noisy.samples_ms);
   const auto c = compare::compare(base, fresh, {});
   CHECK(verdict_of(c, "reduce9") == Verdict::same);
   CHECK(verdict_of(c, "cub") == Verdict::unclear);
+  CHECK(why_of(c, "cub") == "noise");
+  CHECK(compare::exit_code(c) == 0);
+}
+
+TEST_CASE("samples too few for the rank test: the change alone decides") {
+  // One sample a side can never give p < 0.01; neither can two against 77.
+  CHECK(smallest_mann_whitney_p(1, 1) >= 0.01);
+  CHECK(smallest_mann_whitney_p(77, 2) >= 0.01);
+  CHECK(smallest_mann_whitney_p(77, 77) < 1e-20);
+  RunReport base = real_result();
+  for (BenchResult& r : base.results) {
+    r.samples_ms.resize(1);
+    r.stats = summarize(r.samples_ms);
+  }
+  RunReport fresh = base;
+  scale(find(fresh, "reduce0"), 10);  // ten times slower
+  scale(find(fresh, "reduce6"), 1.03);
+  BenchResult& two = find(fresh, "cub");
+  two.samples_ms = {two.stats.median_ms * 1.1, two.stats.median_ms * 1.1};
+  two.stats = summarize(two.samples_ms);
+  const auto c = compare::compare(base, fresh, {});
+  CHECK(verdict_of(c, "reduce0") == Verdict::slower);
+  CHECK(why_of(c, "reduce0") == "few samples");
+  CHECK(verdict_of(c, "reduce6") == Verdict::same);
+  CHECK(verdict_of(c, "cub") == Verdict::slower);
+  CHECK(compare::exit_code(c) == 1);
+  CHECK(compare::format_comparison(c, false).find("slower (few samples)") != std::string::npos);
+}
+
+TEST_CASE("a baseline row that did not verify sets no pace: unclear") {
+  RunReport base = real_result();
+  BenchResult& wrong = find(base, "reduce3");
+  wrong.verified = false;
+  scale(wrong, 0.5);  // wrong and twice as fast
+  const auto c = compare::compare(base, real_result(), {});
+  CHECK(verdict_of(c, "reduce3") == Verdict::unclear);
+  CHECK(why_of(c, "reduce3") == "base FAIL");
+  CHECK(compare::exit_code(c) == 0);
+  CHECK(compare::to_json(c)["rows"][3]["why"] == "base FAIL");
+}
+
+TEST_CASE("the base column holds the baseline's value of the new row's primary metric") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  find(fresh, "reduce3").primary = "pct_of_peak";
+  find(fresh, "reduce6").primary = "new_metric";
+  find(fresh, "reduce6").metrics.emplace_back("new_metric", "new", "x", 1.0);
+  const auto c = compare::compare(base, fresh, {});
+  for (const auto& row : c.rows) {
+    if (row.variant == "reduce3") CHECK(row.base == find(fresh, "reduce3").metric("pct_of_peak")->value);
+    if (row.variant == "reduce6") CHECK_FALSE(row.base.has_value());
+  }
+  CHECK(compare::format_comparison(c, false).find("  -  ") != std::string::npos);
   CHECK(compare::exit_code(c) == 0);
 }
 
@@ -311,6 +379,38 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
     CHECK(f.repeated == 1);
     CHECK(fleet::exit_code(f) == 0);
     CHECK(fleet::format(f, false).find("1 rows measured again on the same GPU") != std::string::npos);
+  }
+  SECTION("GPUs of another kind are a fleet of their own, not slow against this one") {
+    RunReport h100 = on_gpus(base, {2.0, 2.0});  // twice as slow, as another kind of GPU may be
+    for (DeviceInfo& d : h100.devices) {
+      d.name = "NVIDIA H100";
+      d.uuid[4] = '1';
+    }
+    const auto f = fleet::judge({{"h200.json", on_gpus(base, {1.0, 1.0})}, {"h100.json", h100}}, 0.05);
+    CHECK(f.kinds == 2);
+    CHECK(f.rows.size() == 2 * device_rows);
+    CHECK(fleet::exit_code(f) == 0);
+    CHECK(fleet::format(f, false).find("GPUs of 2 kinds, each judged against its own kind") != std::string::npos);
+    CHECK_THROWS_WITH(fleet::judge({{"h200.json", on_gpus(base, {1.0})}, {"h100.json", on_gpus(h100, {1.0})}}, 0.05),
+                      Catch::Contains("no row ran on two GPUs of one kind or more"));
+  }
+  SECTION("a GPU that lacks rows of its kind fails the check unless allowed") {
+    RunReport r = on_gpus(base, {1.0, 1.0});
+    const auto last = std::find_if(r.results.rbegin(), r.results.rend(), [](const BenchResult& x) { return x.on_device; });
+    r.results.erase(std::next(last).base());  // device 1's last device row
+    const auto f = fleet::judge({{"run.json", r}}, 0.05);
+    REQUIRE(f.incomplete.size() == 1);
+    CHECK(f.incomplete[0].device.find("GPU-00000001") == 0);
+    CHECK(f.incomplete[0].lacking == 1);
+    CHECK(f.incomplete[0].of == device_rows);
+    CHECK(f.single == 1);
+    CHECK(fleet::exit_code(f) == 1);
+    CHECK(fleet::format(f, false).find("lacks 1 of the") != std::string::npos);
+    CHECK(fleet::exit_code(fleet::judge({{"run.json", r}}, 0.05, true)) == 0);
+  }
+  SECTION("markdown: a blank line between the table and the lines after it") {
+    const std::string md = fleet::format(fleet::judge({{"run.json", on_gpus(base, {1.0, 1.2})}}, 0.05), true);
+    CHECK(md.find("|\n\n") != std::string::npos);
   }
   SECTION("one GPU's rows given twice are refused, not counted as two GPUs") {
     const RunReport one = on_gpus(base, {1.0});
