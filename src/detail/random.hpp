@@ -19,4 +19,15 @@ inline double uniform_pm1(std::uint64_t seed_base, std::int64_t i) {
   return double(mix(seed_base + std::uint64_t(i)) >> 11) * 0x1.0p-52 - 1.0;
 }
 
+// A multiple of 1/8 in [-4, 4] (k/8, k uniform in -32..32; symmetric, so
+// sums do not drift). Every partial sum of such values is exact in float32
+// while it stays below 2^21 in magnitude, in float64 below 2^50, whatever
+// the order of the additions; a sum of n of them is a random walk with a
+// standard deviation of about 2.3 sqrt(n), far below 2^21 for any n that
+// fits a GPU (2^31 of them: 1.1e5). A float sum of them can be checked
+// exactly.
+inline double eighths_pm4(std::uint64_t seed_base, std::int64_t i) {
+  return double(int(mix(seed_base + std::uint64_t(i)) % 65) - 32) / 8;
+}
+
 }  // namespace gpubench

@@ -47,7 +47,7 @@ struct Case {
       : n(n_), dtype(t), op(o), offset(offset_) {
     const std::size_t bytes = std::size_t(n) * dtype_size(t);
     std::vector<unsigned char> host(bytes);
-    fill_random(host.data(), n, t, seed);
+    fill_random(host.data(), n, t, o, seed);
     ref = host_reference(host.data(), n, t, o);
     input = DeviceBuffer(bytes + offset * dtype_size(t));
     out = DeviceBuffer(dtype_size(t));

@@ -13,25 +13,24 @@ namespace gpubench::reduce {
 // Fills n elements of dtype at dst with seeded random values, the same for
 // every run with the same seed and independent of the thread count:
 // int32 uniform in [-1000, 1000] (zero mean, so an int32 sum of 2^31 of them
-// stays far from overflow), floats uniform in [-1, 1).
-void fill_random(void* dst, std::int64_t n, DType dtype, std::uint64_t seed);
+// stays far from overflow). Floats for a sum are multiples of 1/8 in [-4, 4]
+// (eighths_pm4 in src/detail/random.hpp), whose sum is exact in any order of
+// additions; floats for min and max uniform in [-1, 1), so that the extreme
+// is one of a few elements, not one of the many that eighths would tie.
+void fill_random(void* dst, std::int64_t n, DType dtype, Op op, std::uint64_t seed);
 
 struct Reference {
-  long double value = 0;    // op over the input, accumulated in higher precision
-  long double abs_sum = 0;  // sum of |x|: scales the rounding error of a float sum
+  long double value = 0;  // op over the input, accumulated in higher precision
 };
 
 // int32 in int64, float32 in double, float64 in long double.
 Reference host_reference(const void* data, std::int64_t n, DType dtype, Op op);
 
-// Integers must match exactly (a sum modulo 2^32, as int32 arithmetic wraps);
-// min and max must match exactly; NaN never passes. A float sum of n terms in
-// any order errs by at most about eps * sqrt(n) * sum|x| when the rounding
-// errors behave like a random walk (they do for these inputs), so the
-// tolerance is 4 * eps * sqrt(n) * sum|x|: four times that bound, which even
-// a sequential one-thread sum stays within. It still sees a missing element
-// up to n of about 10^4 in float32; the exact int32 checks of the same
-// templated kernels catch indexing errors at every size.
+// Exact, all of them: int32 sums modulo 2^32 (int32 arithmetic wraps); min
+// and max; and float sums, since fill_random's floats for a sum add up
+// exactly in any order (a rounding tolerance such as 4 eps sqrt(n) sum|x|
+// would pass a result of 0 for a zero-mean input past n of about 10^6). A
+// missing or doubled element fails unless it is 0. NaN never passes.
 Verdict verify(const void* result, const Reference& ref, std::int64_t n, DType dtype, Op op);
 
 }  // namespace gpubench::reduce

@@ -69,7 +69,7 @@ class ReduceFixture : public Fixture {
 
   void setup(const Env& env) override {
     host_input_.reset(new unsigned char[bytes_]);
-    fill_random(host_input_.get(), n_, dtype_, seed_);
+    fill_random(host_input_.get(), n_, dtype_, op_, seed_);
     ref_ = host_reference(host_input_.get(), n_, dtype_, op_);
     if (!env.device) return;
     input_ = DeviceBuffer(bytes_);

@@ -24,7 +24,7 @@ void fill_typed(T* v, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = b; i < e; ++i) {
       // int64 spans +-2^40, so that its sums need the upper 32 bits at once.
       if constexpr (std::is_integral_v<T>) v[i] = T(std::floor(uniform_pm1(base, i) * kIntRange<T>));
-      else v[i] = T(int(mix(base + std::uint64_t(i)) % 65) - 32) / 8;  // symmetric: no drift in the sums
+      else v[i] = T(eighths_pm4(base, i));
     }
   });
 }

@@ -12,12 +12,8 @@
 namespace gpubench::scan {
 
 // n seeded random values: int32 from [-1000, 1000), int64 from
-// [-2^40, 2^40); floats k/8 for k
-// uniform in -32..32 (mean zero). Every partial sum of such floats is exact
-// in float32 while it stays below 2^21 in magnitude, and in float64 below
-// 2^50, whatever the order of the additions; their sums are a random walk
-// with no drift (a standard deviation of about 2.3 sqrt(n)), which stays
-// far below that for any n that fits a GPU.
+// [-2^40, 2^40); floats k/8 for k uniform in -32..32 (eighths_pm4 in
+// src/detail/random.hpp), whose partial sums are exact in any order.
 void fill_input(void* dst, std::int64_t n, DType dtype, std::uint64_t seed);
 
 // Checks out against the inclusive or exclusive prefix sums of in, computed
