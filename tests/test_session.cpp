@@ -7,6 +7,23 @@
 #include "tests/test_session.hpp"
 
 namespace gpubench::testing {
+namespace {
+
+int cases_started = 0, cases_skipped = 0;
+
+struct CaseCounter : Catch::TestEventListenerBase {
+  using TestEventListenerBase::TestEventListenerBase;
+  void testCaseStarting(const Catch::TestCaseInfo&) override { ++cases_started; }
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(CaseCounter)
+
+void skip_case(const std::string& why) {
+  ++cases_skipped;
+  std::cout << "SKIPPED: " << Catch::getResultCapture().getCurrentTestName() << ": " << why << std::endl;
+}
 
 int run_tests(int argc, char** argv, int min_devices) {
   Catch::Session session;
@@ -17,7 +34,9 @@ int run_tests(int argc, char** argv, int min_devices) {
     std::cout << "SKIPPED: " << cuda_device_count() << " CUDA devices, these tests need " << min_devices << "\n";
     return 77;
   }
-  return session.run();
+  const int rc = session.run();
+  if (cases_skipped) std::cout << cases_skipped << " of " << cases_started << " test cases skipped\n";
+  return rc == 0 && cases_started > 0 && cases_skipped == cases_started ? 77 : rc;
 }
 
 }  // namespace gpubench::testing

@@ -1,12 +1,13 @@
 // Runs the chosen steps of a pattern at one point through the benchmark
 // itself (output poisoned before each run, checked after the first and the
 // last; steps that cannot take the point are skipped with a note) and
-// expects every row verified.
+// expects every row verified, and a row or a skip note for every chosen step.
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "src/core/registry.hpp"
@@ -15,9 +16,19 @@
 namespace gpubench::testing {
 
 inline void check_point(const std::string& pattern, const Point& point, const std::string& variants = "all") {
-  const RunRequest req{builtin_patterns().find(pattern), point, variants, 0, {0, 1, 0.0, 1, false}};
-  const RunReport rep = run(req, std::cerr);
+  const Pattern* p = builtin_patterns().find(pattern);
+  REQUIRE(p != nullptr);
+  const RunRequest req{p, point, variants, 0, {0, 1, 0.0, 1, false}};
+  std::ostringstream notes;
+  const RunReport rep = run(req, notes);
+  std::cerr << notes.str();
+  std::size_t skipped = 0;
+  for (std::size_t at = notes.str().find("note: skipped "); at != std::string::npos;
+       at = notes.str().find("note: skipped ", at + 1))
+    ++skipped;
+  INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << notes.str());
   CHECK(!rep.results.empty());
+  CHECK(rep.results.size() + skipped == select_steps(*p, variants).size());
   for (const auto& r : rep.results) {
     INFO(r.variant << " " << r.params.dump() << ": " << r.error.value_or(""));
     CHECK(r.verified);

@@ -10,6 +10,7 @@
 #include "src/cli/commands.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/errors.hpp"
+#include "tests/test_session.hpp"
 
 #include <unistd.h>
 
@@ -33,10 +34,8 @@ TEST_CASE("an --n larger than device memory is one line and exit 2", "[gpu][cli]
   gpubench::open_device(0);
   const double host = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   const auto n = std::int64_t((double(gpubench::device_free_bytes()) + double(1ull << 31)) / 8);
-  if (4.0 * double(n) > 0.7 * host) {
-    WARN("skipped: this host has too little memory to get past the host check");
-    return;
-  }
+  if (4.0 * double(n) > 0.7 * host)
+    return gpubench::testing::skip_case("this host has too little memory to get past the host check");
   const std::string n_text = std::to_string(n);
   std::string out, err;
   CHECK(cli({"reduce", "--variant", "course1", "--n", n_text.c_str()}, out, err) == gpubench::kExitUsage);

@@ -7,25 +7,13 @@
 #include <tuple>
 #include <vector>
 
-#include <iostream>
-
-#include "src/core/registry.hpp"
-#include "src/core/runner.hpp"
+#include "tests/gpu/check_point.hpp"
 
 using namespace gpubench;
 
 namespace {
 
-// Every step at m x n x k, through the runner: each result verified.
-void check_every_step(int m, int n, int k) {
-  const RunRequest req{builtin_patterns().find("gemm"), {{"m", m}, {"n", n}, {"k", k}, {"seed", 42}}, "all", 0,
-                       {0, 1, 0.0, 1, false}};
-  const RunReport rep = run(req, std::cerr);
-  for (const auto& r : rep.results) {
-    INFO(r.variant << " " << m << "x" << n << "x" << k << ": " << r.error.value_or(""));
-    CHECK(r.verified);
-  }
-}
+void check_every_step(int m, int n, int k) { testing::check_point("gemm", {{"m", m}, {"n", n}, {"k", k}, {"seed", 42}}); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/reduce/host_reduce.hpp"
 #include "src/patterns/reduce/steps.hpp"
+#include "tests/test_session.hpp"
 
 using namespace gpubench;
 using namespace gpubench::reduce;
@@ -127,10 +128,7 @@ TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][red
   const std::int64_t n = (std::int64_t(1) << 31) + 12345;
   const std::size_t need = 2 * std::size_t(n) * 4 + (std::size_t(1) << 30);
   open_device(0);
-  if (device_free_bytes() < need) {
-    WARN("skipped: the device has too little memory for 2^31 int32 elements");
-    return;
-  }
+  if (device_free_bytes() < need) return testing::skip_case("the device has too little memory for 2^31 int32 elements");
   Case f(n, DType::i32, Op::sum, 7);
   for (const Step& s : ladder()) {
     if (s.where != Where::device) continue;

@@ -4,32 +4,25 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <iostream>
 #include <string>
 #include <vector>
 
-#include "src/core/registry.hpp"
-#include "src/core/runner.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/scan/host_scan.hpp"
 #include "src/patterns/scan/steps.hpp"
+#include "tests/gpu/check_point.hpp"
 
 using namespace gpubench;
 
 namespace {
 
 void check_all(std::int64_t n, DType dtype, scan::Kind kind, const char* variants = "all") {
-  const RunRequest req{builtin_patterns().find("scan"),
+  testing::check_point("scan",
                        {{"n", n}, {"dtype", dtype_name(dtype)},
                         {"kind", kind == scan::Kind::inclusive ? "inclusive" : "exclusive"}, {"seed", 42}},
-                       variants, 0, {0, 1, 0.0, 1, false}};
-  const RunReport rep = run(req, std::cerr);
-  for (const auto& r : rep.results) {
-    INFO(r.variant << " n=" << n << " " << r.params.dump() << ": " << r.error.value_or(""));
-    CHECK(r.verified);
-  }
+                       variants);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ TEST_CASE("random inputs are seeded, deterministic, non-zero and zero-mean for i
   CHECK(zeros < n / 100);
 }
 
-TEST_CASE("float inputs: eighths for a sum, uniform in [-1 1) for min and max") {
+TEST_CASE("float inputs: eighths for a sum and uniform from -1 to 1 for min and max") {
   const std::int64_t n = 1 << 20;
   std::vector<float> f(n);
   fill_random(f.data(), n, DType::f32, Op::sum, 3);
