@@ -92,11 +92,14 @@ Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const
   }
   if (std::fabs(row.change) < o.threshold) return Verdict::same;
   const Verdict direction = row.change > 0 ? Verdict::faster : Verdict::slower;
-  // Too few samples for the rank test ever to say "real": the change alone
-  // decides, or one sample a side would let any slowdown pass.
+  // Too few samples for the rank test ever to say "real" (or one sample a
+  // side would let any slowdown pass): the change counts when it holds
+  // between the runs' nearest samples, every new one beyond the threshold.
   if (smallest_mann_whitney_p(base.samples_ms.size(), fresh.samples_ms.size()) >= o.alpha) {
     row.why = "few samples";
-    return direction;
+    const double nearest = row.change > 0 ? base.stats.min_ms / fresh.stats.max_ms - 1
+                                          : base.stats.max_ms / fresh.stats.min_ms - 1;
+    return std::fabs(nearest) >= o.threshold && (nearest > 0) == (row.change > 0) ? direction : Verdict::unclear;
   }
   if (row.p_value >= o.alpha) {
     row.why = "noise";

@@ -18,8 +18,9 @@ struct Options {
   bool allow_missing = false;  // rows of the baseline absent from the new run do not fail the gate
 };
 
-// faster / slower: beyond the threshold and significant, or judged by the
-// change alone where the samples are too few for the rank test. same: within
+// faster / slower: beyond the threshold and significant, or, where the
+// samples are too few for the rank test, beyond it between the two runs'
+// nearest samples (the new run's fastest against the base's slowest). same: within
 // the threshold. unclear: the times say nothing of the code (Row::why), or the
 // change is beyond the threshold but not significant (noise). failed: the new
 // result did not verify, a regression whatever its speed.

@@ -1,7 +1,8 @@
 // Runs the chosen steps of a pattern at one point through the benchmark
 // itself (output poisoned before each run, checked after the first and the
-// last; steps that cannot take the point are skipped with a note) and
-// expects every row verified, and a row or a skip note for every chosen step.
+// last; steps that cannot take the point are skipped with a note), with
+// `samples` timed runs after the first, and expects every row verified, and a
+// row or a skip note for every chosen step.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -15,10 +16,11 @@
 
 namespace gpubench::testing {
 
-inline void check_point(const std::string& pattern, const Point& point, const std::string& variants = "all") {
+inline void check_point(const std::string& pattern, const Point& point, const std::string& variants = "all",
+                        int samples = 1) {
   const Pattern* p = builtin_patterns().find(pattern);
   REQUIRE(p != nullptr);
-  const RunRequest req{p, point, variants, 0, {0, 1, 0.0, 1, false}};
+  const RunRequest req{p, point, variants, 0, {0, samples, 0.0, samples, false}};
   std::ostringstream notes;
   const RunReport rep = run(req, notes);
   std::cerr << notes.str();

@@ -13,6 +13,7 @@
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/reduce/host_reduce.hpp"
 #include "src/patterns/reduce/steps.hpp"
+#include "tests/gpu/check_point.hpp"
 #include "tests/test_session.hpp"
 
 using namespace gpubench;
@@ -122,6 +123,18 @@ TEST_CASE("every device step reduces inputs that do not start on a 16-byte bound
       }
     }
   }
+}
+
+TEST_CASE("every reduce step through the benchmark: runs after the first are right too", "[gpu][reduce]") {
+  // The tests above run each step once on zeroed scratch. Here the runner
+  // runs it four times at a point: the input restored for steps that fold in
+  // place, the scratch left as the step found it (reduce9's counter), the
+  // output poisoned before each run and checked after the first and the last.
+  for (const char* dtype : {"int32", "float32", "float64"})
+    for (const char* op : {"sum", "min", "max"})
+      for (const std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1 << 20) + 7})
+        for (const int block : {256, 1024})
+          testing::check_point("reduce", {{"n", n}, {"dtype", dtype}, {"op", op}, {"block", block}, {"seed", 42}}, "all", 3);
 }
 
 TEST_CASE("every device step indexes past 2^31 elements (int32 sum)", "[gpu][reduce][large]") {

@@ -123,7 +123,7 @@ TEST_CASE("noise alone is never a regression") {
   CHECK(compare::exit_code(c) == 0);
 }
 
-TEST_CASE("samples too few for the rank test: the change alone decides") {
+TEST_CASE("samples too few for the rank test: the change between the nearest samples decides") {
   // One sample a side can never give p < 0.01; neither can two against 77.
   CHECK(smallest_mann_whitney_p(1, 1) >= 0.01);
   CHECK(smallest_mann_whitney_p(77, 2) >= 0.01);
@@ -146,6 +146,21 @@ TEST_CASE("samples too few for the rank test: the change alone decides") {
   CHECK(verdict_of(c, "cub") == Verdict::slower);
   CHECK(compare::exit_code(c) == 1);
   CHECK(compare::format_comparison(c, false).find("slower (few samples)") != std::string::npos);
+
+  // Three samples a side whose medians are 10% apart but whose spreads
+  // overlap: nothing shows the change is more than noise.
+  RunReport base3 = real_result(), fresh3 = base3;
+  BenchResult& b3 = find(base3, "reduce3");
+  BenchResult& n3 = find(fresh3, "reduce3");
+  const double m = b3.stats.median_ms;
+  b3.samples_ms = {0.8 * m, m, 1.2 * m};
+  n3.samples_ms = {0.9 * m, 1.1 * m, 1.3 * m};
+  b3.stats = summarize(b3.samples_ms);
+  n3.stats = summarize(n3.samples_ms);
+  const auto c3 = compare::compare(base3, fresh3, {});
+  CHECK(verdict_of(c3, "reduce3") == Verdict::unclear);
+  CHECK(why_of(c3, "reduce3") == "few samples");
+  CHECK(compare::exit_code(c3) == 0);
 }
 
 TEST_CASE("a baseline row that did not verify sets no pace: unclear") {

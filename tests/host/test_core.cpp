@@ -55,7 +55,7 @@ TEST_CASE("a pattern's axes, steps and ladders become a subcommand and a list") 
   CHECK(bad.rc == kExitUsage);
   CHECK(bad.err == "gpubench: error: --mode: unknown value 'c'; valid: a, b\n");
   CHECK(cli({"toy", "--variant", "fast"}).err ==
-        "gpubench: error: unknown toy variant 'fast'; valid: all, loop, unrolled, broken, library\n");
+        "gpubench: error: unknown toy variant 'fast'; valid: all, loop, unrolled, broken, stale, library\n");
   CHECK(cli({"toy", "--scale", "9"}).err == "gpubench: error: --scale: 9: must be an integer from 1 to 8\n");
 }
 
@@ -99,6 +99,15 @@ TEST_CASE("a run is the cross product of the axes, one table each, with metrics,
   CHECK(same.out.find("12 rows: 0 faster, 0 slower, 12 same") != std::string::npos);
   std::remove(json_path.c_str());
   std::remove(csv_path.c_str());
+}
+
+TEST_CASE("a step right on its first run and not after fails on the last run's check") {
+  // The output is poisoned before every run (prepare), so a step that stops
+  // writing it is caught, whether or not it wrote it the first time.
+  const Outcome r = cli({"toy", "--variant", "loop,stale"});
+  CHECK(r.rc == kExitVerifyFailed);
+  CHECK(r.out.find("FAIL stale ({\"mode\":\"a\",\"n\":1000,\"scale\":1,\"seed\":42}): last timed run: got -1, expected ") !=
+        std::string::npos);
 }
 
 TEST_CASE("a wrong result is a FAIL row, its reason under the table, and exit 1") {

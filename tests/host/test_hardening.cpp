@@ -174,7 +174,7 @@ TEST_CASE("5: a directory as a config or a result file is one line") {
   expect_usage(cli({"compare", d / "a.json", d.path.string()}), "is a directory");
 }
 
-TEST_CASE("6: host steps run without a GPU, whatever the pattern") {
+TEST_CASE("6: a host step runs without a GPU (gemm cpu, which needs OpenBLAS)") {
   const Outcome r = cli({"gemm", "--variant", "cpu", "--m", "64", "--n", "33", "--k", "17"});
   INFO(r.err);
   if (r.err.find("OpenBLAS") != std::string::npos)  // refused by name, exit 2
@@ -311,7 +311,9 @@ TEST_CASE("13: a gate fails when the new run lacks the baseline's rows, unless a
   const Outcome part = cli({"compare", d / "base.json", d / "part.json"});
   CHECK(part.rc == 1);
   CHECK(part.out.find("2 results of the baseline are missing") != std::string::npos);
-  CHECK(cli({"compare", d / "base.json", d / "part.json", "--allow-missing"}).rc == 0);
+  // Two runs of three samples each, timed on a busy host: a 99% threshold
+  // keeps their speed out of what this checks.
+  CHECK(cli({"compare", d / "base.json", d / "part.json", "--allow-missing", "--threshold", "99%"}).rc == 0);
 }
 
 namespace {

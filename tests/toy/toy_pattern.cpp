@@ -32,7 +32,9 @@ std::int64_t broken(const std::vector<std::int64_t>& v) { return std::accumulate
 
 std::int64_t library(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t(0)); }
 
-const std::vector<Sum> kSums = {&loop, &unrolled, &broken, &library};
+// stale: loop on its first run only, then it writes nothing; only the last run's check sees it.
+const std::vector<Sum> kSums = {&loop, &unrolled, &broken, &loop, &library};
+constexpr std::size_t kStale = 3;
 
 class ToyFixture : public Fixture {
  public:
@@ -41,7 +43,7 @@ class ToyFixture : public Fixture {
 
   // Stands for a host library missing on this machine: mode b has no `library`.
   std::string unavailable(std::size_t i, const DeviceInfo*) const override {
-    return mode_b_ && i == 3 ? "not offered in mode b" : "";
+    return mode_b_ && i == 4 ? "not offered in mode b" : "";
   }
 
   Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
@@ -55,7 +57,9 @@ class ToyFixture : public Fixture {
   StepRun step(std::size_t i, const Env&) override {
     StepRun r;
     r.prepare = [this] { got_ = -1; };
-    r.body = [this, i] { got_ = kSums[i](values_); };
+    r.body = [this, i, runs = 0]() mutable {
+      if (i != kStale || runs++ == 0) got_ = kSums[i](values_);
+    };
     r.check = [this] { return got_ == expected_ ? "" : fmt::format("got {}, expected {}", got_, expected_); };
     r.metrics = [this](double ms) {
       std::vector<Metric> m = bandwidth_metrics(8.0 * double(n_), ms, nullptr);
@@ -88,6 +92,7 @@ const Pattern& toy_pattern() {
     d.steps = {{"loop", "basic", "one add per element", true},
                {"unrolled", "fast", "two accumulators", true},
                {"broken", "fast", "misses the last element", true},
+               {"stale", "fast", "right once, then writes nothing", true},
                {"library", "baseline", "std::accumulate", true, {{"impl", "std"}}}};
     d.primary = "gbps";
     d.measure = {1, 3, 0.0, 1000, false};
