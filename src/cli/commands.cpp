@@ -346,7 +346,8 @@ int run_and_report(const std::vector<RunRequest>& runs, const OutputArgs& o, std
 }
 
 struct CompareArgs {
-  std::string base, fresh, threshold = "5%", json_path;
+  std::string base, fresh, json_path;
+  std::vector<std::string> thresholds;  // "5%", or "PATTERN=10%" for one pattern's rows
   bool markdown = false;
   compare::Options opts;
   CLI::Option* json = nullptr;
@@ -355,10 +356,11 @@ struct CompareArgs {
 // A plain decimal percentage below 100, the % sign optional. compare's must
 // be above 0: a change of 0 would be "the threshold or more", so a file
 // compared with itself would have no row the same.
-double parse_threshold(const std::string& text, bool zero_allowed) {
+// `option` is the option's whole text, for the message ("transfer=0").
+double parse_threshold(const std::string& text, bool zero_allowed, const std::string& option) {
   const std::optional<double> pct = plain_decimal(!text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text);
   if (pct && *pct < 100 && (zero_allowed || *pct > 0)) return *pct / 100;
-  throw UsageError(fmt::format("--threshold {}: expected a percentage {} 100, such as 5%", quoted(nlohmann::json(text)),
+  throw UsageError(fmt::format("--threshold {}: expected a percentage {} 100, such as 5%", quoted(nlohmann::json(option)),
                                zero_allowed ? "from 0 up to (not including)" : "above 0 and below"));
 }
 
@@ -372,8 +374,27 @@ RunReport load_results(const std::string& path) {
   }
 }
 
+// compare's --threshold, given once or more: a percentage for every row, and
+// PATTERN=PERCENT for one pattern's rows; each at most once.
+void parse_thresholds(const std::vector<std::string>& texts, compare::Options& o) {
+  bool have_default = false;
+  for (const std::string& text : texts) {
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos) {
+      if (have_default) throw UsageError("--threshold: a percentage for every row is given twice");
+      have_default = true;
+      o.threshold = parse_threshold(text, false, text);
+      continue;
+    }
+    const std::string pattern = text.substr(0, eq);
+    if (pattern.empty()) throw UsageError(fmt::format("--threshold {}: expected PATTERN=PERCENT", quoted(nlohmann::json(text))));
+    if (!o.pattern_threshold.emplace(pattern, parse_threshold(text.substr(eq + 1), false, text)).second)
+      throw UsageError(fmt::format("--threshold: pattern {} is given twice", quoted(nlohmann::json(pattern))));
+  }
+}
+
 int run_compare(CompareArgs& a, std::ostream& out, std::ostream& err) {
-  a.opts.threshold = parse_threshold(a.threshold, false);
+  parse_thresholds(a.thresholds, a.opts);
   const std::vector<OutputTarget> targets = check_outputs(named_outputs({{a.json, &a.json_path}}), {a.base, a.fresh});
   const RunReport base = load_results(a.base), fresh = load_results(a.fresh);
   const compare::Comparison c = compare::compare(base, fresh, a.opts);
@@ -390,7 +411,7 @@ struct FleetArgs {
 };
 
 int run_fleet(const FleetArgs& a, std::ostream& out) {
-  const double threshold = parse_threshold(a.threshold, true);
+  const double threshold = parse_threshold(a.threshold, true, a.threshold);
   std::vector<fleet::Input> inputs;
   for (const std::string& path : a.files) {
     for (const fleet::Input& earlier : inputs) {
@@ -479,7 +500,11 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   auto* cmp_cmd = app.add_subcommand("compare", "Compare two result files; exit 1 on a slower or failed row, 2 on bad input");
   cmp_cmd->add_option("base", cmp.base, "Baseline results (JSON)")->required();
   cmp_cmd->add_option("new", cmp.fresh, "New results (JSON)")->required();
-  cmp_cmd->add_option("--threshold", cmp.threshold, "Smallest change that counts, e.g. 5%")->capture_default_str();
+  cmp_cmd
+      ->add_option("--threshold", cmp.thresholds,
+                   "Smallest change that counts (default 5%); PATTERN=PERCENT for one pattern's rows, e.g. transfer=10%; "
+                   "may be given again")
+      ->allow_extra_args(false);
   cmp_cmd->add_flag("--allow-device-mismatch", cmp.opts.allow_device_mismatch, "Compare runs from different GPUs");
   cmp_cmd->add_flag("--allow-missing", cmp.opts.allow_missing, "Pass although the new run lacks results of the baseline");
   cmp.json = cmp_cmd->add_option("--json", cmp.json_path, "Write the comparison as JSON (for scripts/plot.py); '-': standard output");

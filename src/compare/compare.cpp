@@ -90,7 +90,8 @@ Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const
     row.why = why;
     return Verdict::unclear;
   }
-  if (std::fabs(row.change) < o.threshold) return Verdict::same;
+  const double threshold = o.threshold_for(row.pattern);
+  if (std::fabs(row.change) < threshold) return Verdict::same;
   const Verdict direction = row.change > 0 ? Verdict::faster : Verdict::slower;
   // Too few samples for the rank test ever to say "real" (or one sample a
   // side would let any slowdown pass): the change counts when it holds
@@ -99,7 +100,7 @@ Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const
     row.why = "few samples";
     const double nearest = row.change > 0 ? base.stats.min_ms / fresh.stats.max_ms - 1
                                           : base.stats.max_ms / fresh.stats.min_ms - 1;
-    return std::fabs(nearest) >= o.threshold && (nearest > 0) == (row.change > 0) ? direction : Verdict::unclear;
+    return std::fabs(nearest) >= threshold && (nearest > 0) == (row.change > 0) ? direction : Verdict::unclear;
   }
   if (row.p_value >= o.alpha) {
     row.why = "noise";
@@ -109,6 +110,11 @@ Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const
 }
 
 }  // namespace
+
+double Options::threshold_for(const std::string& pattern) const {
+  const auto own = pattern_threshold.find(pattern);
+  return own == pattern_threshold.end() ? threshold : own->second;
+}
 
 std::string to_string(Verdict v) {
   switch (v) {
@@ -130,6 +136,13 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
     throw UsageError(fmt::format("the runs used different GPUs ('{}' and '{}'); pass --allow-device-mismatch to compare "
                                  "them anyway",
                                  c.base_device, c.new_device));
+  for (const auto& own : o.pattern_threshold) {
+    const std::string& pattern = own.first;
+    const auto of_pattern = [&](const BenchResult& r) { return r.pattern == pattern; };
+    if (std::none_of(base.results.begin(), base.results.end(), of_pattern) &&
+        std::none_of(fresh.results.begin(), fresh.results.end(), of_pattern))
+      throw UsageError(fmt::format("--threshold: neither file has a result of pattern {}", quoted(nlohmann::json(pattern))));
+  }
   const bool by_device = match_by_device(base, fresh);
   const std::vector<std::string> base_keys = keys_of(base, by_device), new_keys = keys_of(fresh, by_device);
   std::unordered_map<std::string, const BenchResult*> base_rows;
@@ -179,8 +192,10 @@ std::string format_comparison(const Comparison& c, bool markdown) {
                     r.unit, fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value),
                     to_string(r.verdict) + (r.why.empty() ? "" : " (" + r.why + ")")});
   }
-  std::string out = fmt::format("base: {}  new: {}  threshold {:g}%  alpha {}\n", c.base_device, c.new_device,
-                                100 * c.options.threshold, c.options.alpha);
+  std::string thresholds = fmt::format("{:g}%", 100 * c.options.threshold);
+  for (const auto& [pattern, t] : c.options.pattern_threshold) thresholds += fmt::format(", {} {:g}%", pattern, 100 * t);
+  std::string out = fmt::format("base: {}  new: {}  threshold {}  alpha {}\n", c.base_device, c.new_device,
+                                thresholds, c.options.alpha);
   const std::vector<bool> left = {true, true, false, false, true, false, false, true};
   // Markdown: blank lines around the table, or the lines after it would read as its rows.
   out += markdown ? "\n" + markdown_columns(header, rows, left) + "\n" : text_columns(header, rows, left, false);
@@ -220,6 +235,7 @@ nlohmann::json to_json(const Comparison& c) {
           {"base_device", c.base_device},
           {"new_device", c.new_device},
           {"threshold", c.options.threshold},
+          {"pattern_thresholds", c.options.pattern_threshold},
           {"alpha", c.options.alpha},
           {"rows", rows},
           {"only_in_base", c.only_in_base},

@@ -1,6 +1,7 @@
 // Compares two result documents row by row, for a regression gate.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,9 +14,14 @@ namespace gpubench::compare {
 
 struct Options {
   double threshold = 0.05;  // relative change below which a row is "same" (above 0)
+  // A pattern's own threshold in place of `threshold` (rows that vary more
+  // between processes, such as copies over PCIe, may need a wider one).
+  std::map<std::string, double> pattern_threshold;
   double alpha = 0.01;      // Mann-Whitney p-value below which a change is real
   bool allow_device_mismatch = false;
   bool allow_missing = false;  // rows of the baseline absent from the new run do not fail the gate
+
+  double threshold_for(const std::string& pattern) const;
 };
 
 // faster / slower: beyond the threshold and significant, or, where the
@@ -49,7 +55,8 @@ struct Comparison {
 };
 
 // Matches results by pattern, variant, params and L2 mode. Throws UsageError
-// when the two ran on different GPUs, unless allowed.
+// when the two ran on different GPUs, unless allowed, or when a pattern given
+// its own threshold has no result in either file.
 Comparison compare(const RunReport& base, const RunReport& fresh, const Options& o);
 
 // 1 when any row is slower or failed, when no row matched, or when the new

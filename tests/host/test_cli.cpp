@@ -221,6 +221,14 @@ TEST_CASE("compare: exit 0 on identical files, 2 on bad input") {
   expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "lots"}, "--threshold \"lots\"");
   expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "0%"},
                      "--threshold \"0%\": expected a percentage above 0 and below 100");
+  CHECK(cli({"compare", path.c_str(), path.c_str(), "--threshold", "3%", "--threshold", "reduce=10%"}).rc == 0);
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "3%", "--threshold", "4%"},
+                     "a percentage for every row is given twice");
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "reduce=1%", "--threshold", "reduce=2%"},
+                     "pattern \"reduce\" is given twice");
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "=10%"}, "expected PATTERN=PERCENT");
+  expect_usage_error({"compare", path.c_str(), path.c_str(), "--threshold", "reduce=0"},
+                     "--threshold \"reduce=0\": expected a percentage above 0");
   expect_usage_error({"compare", path.c_str(), "/nonexistent/new.json"}, "cannot read '/nonexistent/new.json'");
   const std::string bad = "cli_compare_bad.json";
   {

@@ -190,6 +190,22 @@ TEST_CASE("the base column holds the baseline's value of the new row's primary m
   CHECK(compare::exit_code(c) == 0);
 }
 
+TEST_CASE("a pattern's own threshold judges its rows in place of the common one") {
+  const RunReport base = real_result();
+  RunReport fresh = base;
+  scale(find(fresh, "reduce9"), 1.08);  // 7.4% slower
+  compare::Options wide;
+  wide.pattern_threshold = {{"reduce", 0.10}};
+  CHECK(verdict_of(compare::compare(base, fresh, {}), "reduce9") == Verdict::slower);
+  const auto c = compare::compare(base, fresh, wide);
+  CHECK(verdict_of(c, "reduce9") == Verdict::same);
+  CHECK(compare::format_comparison(c, false).find("threshold 5%, reduce 10%") != std::string::npos);
+  CHECK(compare::to_json(c)["pattern_thresholds"]["reduce"] == 0.10);
+  compare::Options unknown;
+  unknown.pattern_threshold = {{"nope", 0.10}};
+  CHECK_THROWS_WITH(compare::compare(base, fresh, unknown), Catch::Contains("neither file has a result of pattern \"nope\""));
+}
+
 TEST_CASE("an unverified new result fails whatever its speed") {
   const RunReport base = real_result();
   RunReport fresh = base;
