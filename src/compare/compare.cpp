@@ -237,6 +237,8 @@ nlohmann::json to_json(const Comparison& c) {
           {"threshold", c.options.threshold},
           {"pattern_thresholds", c.options.pattern_threshold},
           {"alpha", c.options.alpha},
+          {"allow_missing", c.options.allow_missing},
+          {"exit_code", exit_code(c)},
           {"rows", rows},
           {"only_in_base", c.only_in_base},
           {"only_in_new", c.only_in_new}};

@@ -173,6 +173,8 @@ TEST_CASE("a baseline row that did not verify sets no pace: unclear") {
   CHECK(why_of(c, "reduce3") == "base FAIL");
   CHECK(compare::exit_code(c) == 0);
   CHECK(compare::to_json(c)["rows"][3]["why"] == "base FAIL");
+  CHECK(compare::to_json(c)["exit_code"] == 0);
+  CHECK(compare::to_json(compare::compare(real_result(), base, {}))["exit_code"] == 1);  // the new run is wrong
 }
 
 TEST_CASE("the base column holds the baseline's value of the new row's primary metric") {
