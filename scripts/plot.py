@@ -327,7 +327,12 @@ def compare_figure(doc):
     fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(rows) + 1.5)))
     ax.barh(range(len(rows)), change, color=[VERDICT_COLOURS.get(r["verdict"], "#333333") for r in rows])
     t = 100 * doc["threshold"]
-    ax.axvspan(-t, t, color="#dddddd", zorder=0, label=f"threshold ±{t:.1f}%")
+    ax.axvspan(-t, t, color="#dddddd", zorder=0, label=f"threshold ±{t:g}%")
+    # Rows judged with their pattern's own threshold (compare --threshold PATTERN=PERCENT): ticks at it.
+    own = doc.get("pattern_thresholds") or {}
+    marked = [(i, 100 * own[r["pattern"]]) for i, r in enumerate(rows) if r.get("pattern") in own]
+    for n, (i, o) in enumerate(marked):
+        ax.plot([-o, o], [i, i], "|", color="#555555", markersize=9, label=None if n else "the row's own threshold")
     for verdict in dict.fromkeys(r["verdict"] for r in rows):  # one legend entry per verdict shown
         ax.bar(0, 0, color=VERDICT_COLOURS.get(verdict, "#333333"), label=verdict)
     ax.set_yticks(range(len(rows)))

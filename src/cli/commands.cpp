@@ -356,7 +356,7 @@ struct CompareArgs {
 // A plain decimal percentage below 100, the % sign optional. compare's must
 // be above 0: a change of 0 would be "the threshold or more", so a file
 // compared with itself would have no row the same.
-// `option` is the option's whole text, for the message ("transfer=0").
+// `option` is the option's whole text, for the message ("NAME=0").
 double parse_threshold(const std::string& text, bool zero_allowed, const std::string& option) {
   const std::optional<double> pct = plain_decimal(!text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text);
   if (pct && *pct < 100 && (zero_allowed || *pct > 0)) return *pct / 100;
@@ -502,7 +502,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   cmp_cmd->add_option("new", cmp.fresh, "New results (JSON)")->required();
   cmp_cmd
       ->add_option("--threshold", cmp.thresholds,
-                   "Smallest change that counts (default 5%); PATTERN=PERCENT for one pattern's rows, e.g. transfer=10%; "
+                   "Smallest change that counts (default 5%); PATTERN=PERCENT gives one pattern's rows their own; "
                    "may be given again")
       ->allow_extra_args(false);
   cmp_cmd->add_flag("--allow-device-mismatch", cmp.opts.allow_device_mismatch, "Compare runs from different GPUs");
@@ -511,7 +511,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   cmp_cmd->add_flag("--md", cmp.markdown, "Print the table as markdown");
 
   FleetArgs fleet_args;
-  auto* fleet_cmd = app.add_subcommand("fleet", "The same rows on several GPUs: exit 1 if a GPU is slower than the fleet");
+  auto* fleet_cmd = app.add_subcommand("fleet", "The same rows on several GPUs: exit 1 if a GPU is slower than the fleet, wrong, or lacks rows");
   fleet_cmd->add_option("results", fleet_args.files, "Result files (JSON): one run with --devices, or one per node")
       ->required();
   fleet_cmd->add_option("--threshold", fleet_args.threshold, "Slower than the fleet median by more than this is slow")

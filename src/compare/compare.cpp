@@ -93,20 +93,22 @@ Verdict judge(const BenchResult& base, const BenchResult& fresh, Row& row, const
   const double threshold = o.threshold_for(row.pattern);
   if (std::fabs(row.change) < threshold) return Verdict::same;
   const Verdict direction = row.change > 0 ? Verdict::faster : Verdict::slower;
+  // The middle halves of the two runs apart by the threshold: the new run's
+  // nearer quartile beyond the base's other one (one stray sample moves
+  // neither, as it can move the rank test).
+  const double apart = row.change > 0 ? quantile(base.samples_ms, 0.25) / quantile(fresh.samples_ms, 0.75) - 1
+                                      : quantile(base.samples_ms, 0.75) / quantile(fresh.samples_ms, 0.25) - 1;
+  const bool quartiles_apart = std::fabs(apart) >= threshold && (apart > 0) == (row.change > 0);
   // Too few samples for the rank test ever to say "real" (or one sample a
-  // side would let any slowdown pass): the change counts when it holds
-  // between the runs' nearest samples, every new one beyond the threshold.
+  // side would let any slowdown pass): the quartiles alone decide.
   if (smallest_mann_whitney_p(base.samples_ms.size(), fresh.samples_ms.size()) >= o.alpha) {
     row.why = "few samples";
-    const double nearest = row.change > 0 ? base.stats.min_ms / fresh.stats.max_ms - 1
-                                          : base.stats.max_ms / fresh.stats.min_ms - 1;
-    return std::fabs(nearest) >= threshold && (nearest > 0) == (row.change > 0) ? direction : Verdict::unclear;
+    row.p_value = std::nan("");
+    return quartiles_apart ? direction : Verdict::unclear;
   }
-  if (row.p_value >= o.alpha) {
-    row.why = "noise";
-    return Verdict::unclear;
-  }
-  return direction;
+  if (row.p_value < o.alpha || quartiles_apart) return direction;
+  row.why = "noise";
+  return Verdict::unclear;
 }
 
 }  // namespace
@@ -157,6 +159,13 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
       continue;
     }
     const BenchResult* b = found->second;
+    if (by_device && !o.allow_device_mismatch) {  // rows meet by device index: the two GPUs must be alike
+      const DeviceInfo *bd = device_of(base, b->device), *nd = device_of(fresh, n.device);
+      if (bd && nd && bd->name != nd->name)
+        throw UsageError(fmt::format("device {} is '{}' in the baseline and '{}' in the new run; pass "
+                                     "--allow-device-mismatch to compare them anyway",
+                                     n.device, bd->name, nd->name));
+    }
     // The baseline's value of the new row's primary metric (a version 1 file may lead with another).
     const Metric* base_metric = b->metric(n.primary);
     Row row{n.pattern, n.variant, n.params, n.hot, by_device ? n.device : -1, unit_of(n),
@@ -189,7 +198,8 @@ std::string format_comparison(const Comparison& c, bool markdown) {
     if (r.hot) params += " hot";
     if (several_devices) params += fmt::format(" device={}", r.device);
     rows.push_back({r.variant, params, r.base ? fmt::format("{:.1f}", *r.base) : "-", fmt::format("{:.1f}", r.fresh),
-                    r.unit, fmt::format("{:+.1f}%", 100 * r.change), fmt::format("{:.2g}", r.p_value),
+                    r.unit, fmt::format("{:+.1f}%", 100 * r.change),
+                    std::isnan(r.p_value) ? "-" : fmt::format("{:.2g}", r.p_value),
                     to_string(r.verdict) + (r.why.empty() ? "" : " (" + r.why + ")")});
   }
   std::string thresholds = fmt::format("{:g}%", 100 * c.options.threshold);
@@ -226,7 +236,7 @@ nlohmann::json to_json(const Comparison& c) {
                     {"base", r.base ? nlohmann::json(*r.base) : nlohmann::json(nullptr)},
                     {"new", r.fresh},
                     {"change", r.change},
-                    {"p_value", r.p_value},
+                    {"p_value", std::isnan(r.p_value) ? nlohmann::json(nullptr) : nlohmann::json(r.p_value)},
                     {"verdict", to_string(r.verdict)},
                     {"why", r.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.why)}});
   // Version 2: throughput as unit/base/new (version 1 had base_gbps/new_gbps).

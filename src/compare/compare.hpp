@@ -24,9 +24,9 @@ struct Options {
   double threshold_for(const std::string& pattern) const;
 };
 
-// faster / slower: beyond the threshold and significant, or, where the
-// samples are too few for the rank test, beyond it between the two runs'
-// nearest samples (the new run's fastest against the base's slowest). same: within
+// faster / slower: beyond the threshold, and significant or with the runs'
+// middle halves apart by the threshold (the quartiles alone decide where the
+// samples are too few for the rank test). same: within
 // the threshold. unclear: the times say nothing of the code (Row::why), or the
 // change is beyond the threshold but not significant (noise). failed: the new
 // result did not verify, a regression whatever its speed.
@@ -42,7 +42,7 @@ struct Row {
   std::optional<double> base;  // throughput in `unit`; none where the baseline lacks that metric
   double fresh = 0;
   double change = 0;  // new / base throughput - 1, from the medians
-  double p_value = 1;
+  double p_value = 1;  // NaN where the samples are too few for the rank test
   Verdict verdict = Verdict::same;
   std::string why{};  // a few words where the verdict needs them: "throttled", "few samples", ...
 };

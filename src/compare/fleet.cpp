@@ -59,12 +59,14 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
       Row& row = by_row[{kind, what}];
       row.what = what;
       row.kind = kind;
+      row.spans = !span.is_null();
       row.devices.push_back({device, r.stats.median_ms, 0, r.verified, false});
     }
   f.kinds = gpus_of_kind.size();
   std::map<std::string, Incomplete> incomplete;
   for (auto& [key, row] : by_row) {
-    const std::set<std::string>& kind_gpus = gpus_of_kind[row.kind];
+    // A row that spanned GPUs is filed under the first of them: the others do not lack it.
+    const std::set<std::string>& kind_gpus = row.spans ? std::set<std::string>{} : gpus_of_kind[row.kind];
     for (const std::string& gpu : kind_gpus) {
       Incomplete& gap = incomplete[gpu];
       gap.device = gpu;
@@ -73,6 +75,11 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
     }
     if (row.devices.size() < 2) {
       ++f.single;
+      // A wrong result needs no fleet to judge it: the row stays, as FAIL.
+      if (!row.devices.front().verified) {
+        row.fleet_median_ms = row.devices.front().median_ms;
+        f.rows.push_back(std::move(row));
+      }
       continue;
     }
     // A GPU that computed a wrong result may be fast: it fails, and does not set the pace.
@@ -89,7 +96,7 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
   }
   for (const auto& [gpu, gap] : incomplete)
     if (gap.lacking) f.incomplete.push_back(gap);
-  if (f.rows.empty())
+  if (std::none_of(f.rows.begin(), f.rows.end(), [](const Row& r) { return r.devices.size() > 1; }))
     throw UsageError(fmt::format("no row ran on two GPUs {}or more, so there is no fleet to compare (run with --devices "
                                  "all, or give one result file per node)",
                                  f.kinds > 1 ? "of one kind " : ""));
@@ -101,24 +108,30 @@ std::string format(const Fleet& f, bool markdown) {
   const std::vector<bool> left = {true, true, false, false, true};
   std::vector<Cells> cells;
   std::size_t slow = 0, failed = 0;
-  std::map<std::string, std::size_t> bad_rows;  // per GPU: its slow and failed rows
-  for (const Row& row : f.rows)
+  std::map<std::string, std::size_t> bad_rows, rows_of;  // per GPU: its slow and failed rows, and its rows shown
+  std::size_t several = 0;
+  for (const Row& row : f.rows) {
+    several += row.devices.size() > 1;
     for (const OnDevice& d : row.devices) {
       const char* verdict = !d.verified ? "FAIL" : d.slow ? "SLOW" : "ok";
       slow += d.verified && d.slow;
       failed += !d.verified;
+      ++rows_of[d.device];
       if (!d.verified || d.slow) ++bad_rows[d.device];
-      cells.push_back({row.what, d.device, format_time(d.median_ms), fmt::format("{:+.1f}%", 100 * d.vs_fleet), verdict});
+      const std::string vs = row.devices.size() > 1 ? fmt::format("{:+.1f}%", 100 * d.vs_fleet) : "alone";
+      cells.push_back({row.what, d.device, format_time(d.median_ms), vs, verdict});
     }
+  }
   // Markdown: a blank line after the table, or the lines after it would read as its rows.
   std::string out = markdown ? markdown_columns(header, cells, left) + "\n" : text_columns(header, cells, left, true);
-  out += fmt::format("{} rows on several GPUs (threshold {:g}%): {} slow, {} FAIL", f.rows.size(), 100 * f.threshold,
-                     slow, failed);
+  out += fmt::format("{} rows on several GPUs (threshold {:g}%): {} slow, {} FAIL", several, 100 * f.threshold, slow,
+                     failed);
   if (f.single) out += fmt::format("; {} rows on one GPU only, not judged", f.single);
   if (f.repeated) out += fmt::format("; {} rows measured again on the same GPU in one file, its first row judged", f.repeated);
   if (f.kinds > 1) out += fmt::format("; GPUs of {} kinds, each judged against its own kind", f.kinds);
   out += "\n";
-  for (const auto& [device, rows] : bad_rows) out += fmt::format("unhealthy: {}, {} of {} rows\n", device, rows, f.rows.size());
+  for (const auto& [device, rows] : bad_rows)
+    out += fmt::format("unhealthy: {}, {} of its {} rows shown\n", device, rows, rows_of[device]);
   for (const Incomplete& gap : f.incomplete)
     out += fmt::format("incomplete: {} lacks {} of the {} rows of its kind{}\n", gap.device, gap.lacking, gap.of,
                        f.allow_missing ? "" : " (--allow-missing accepts that)");

@@ -26,11 +26,13 @@ struct OnDevice {
 };
 
 // A device row (pattern, variant, params, L2 mode) that ran on two GPUs of
-// one kind or more; host rows are left out. GPUs of another kind (an H100
+// one kind or more, or on one GPU that computed a wrong result (FAIL needs
+// no fleet); host rows are left out. GPUs of another kind (an H100
 // beside H200s) make a row of their own: each kind is its own fleet.
 struct Row {
   std::string what;        // "PATTERN VARIANT a=1 b=2 (L2 flushed)"
   std::string kind;        // the GPUs' name
+  bool spans = false;      // one run across several GPUs, filed under the first
   double fleet_median_ms = 0;
   std::vector<OnDevice> devices;
 };

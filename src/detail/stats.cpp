@@ -25,6 +25,15 @@ Stats summarize(const std::vector<double>& samples_ms) {
   return st;
 }
 
+double quantile(std::vector<double> samples_ms, double q) {
+  if (samples_ms.empty()) throw std::invalid_argument("quantile: no samples");
+  std::sort(samples_ms.begin(), samples_ms.end());
+  const double at = q * double(samples_ms.size() - 1);
+  const std::size_t below = std::size_t(at);
+  if (below + 1 >= samples_ms.size()) return samples_ms.back();
+  return samples_ms[below] + (at - double(below)) * (samples_ms[below + 1] - samples_ms[below]);
+}
+
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const double n1 = double(a.size()), n2 = double(b.size()), n = n1 + n2;
   if (a.empty() || b.empty()) return 1.0;

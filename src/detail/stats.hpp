@@ -14,6 +14,10 @@ struct Stats {
 // Throws std::invalid_argument for an empty sample set.
 Stats summarize(const std::vector<double>& samples_ms);
 
+// The q-quantile (0 <= q <= 1) of the samples, interpolated linearly between
+// the two nearest (the median at 0.5). Throws std::invalid_argument for none.
+double quantile(std::vector<double> samples_ms, double q);
+
 // Two-sided p-value of the Mann-Whitney U test that a and b come from the
 // same distribution (normal approximation with tie correction; fine for the
 // tens to thousands of samples a benchmark takes). 1 when either is empty.

@@ -46,6 +46,22 @@ Verdict verdict_of(const compare::Comparison& c, const std::string& variant) {
   throw;
 }
 
+// base's rows on one device per name, device d named names[d].
+RunReport on_gpus_named(const RunReport& base, const std::vector<std::string>& names) {
+  RunReport r;
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    DeviceInfo info = base.devices.at(0);
+    info.index = int(d);
+    info.name = names[d];
+    r.devices.push_back(info);
+    for (BenchResult row : base.results) {
+      row.device = int(d);
+      r.results.push_back(row);
+    }
+  }
+  return r;
+}
+
 std::string why_of(const compare::Comparison& c, const std::string& variant) {
   for (const auto& row : c.rows)
     if (row.variant == variant) return row.why;
@@ -161,6 +177,55 @@ TEST_CASE("samples too few for the rank test: the change between the nearest sam
   CHECK(verdict_of(c3, "reduce3") == Verdict::unclear);
   CHECK(why_of(c3, "reduce3") == "few samples");
   CHECK(compare::exit_code(c3) == 0);
+}
+
+TEST_CASE("one stray sample does not hide a slowdown: the quartiles are apart") {
+  RunReport base = real_result(), fresh = base;
+  BenchResult& b = find(base, "reduce3");
+  BenchResult& n = find(fresh, "reduce3");
+  const double m = b.stats.median_ms;
+  b.samples_ms.clear();
+  n.samples_ms.clear();
+  for (int i = 0; i < 8; ++i) {
+    b.samples_ms.push_back(m * (1 + 0.01 * i));
+    n.samples_ms.push_back(i == 7 ? 0.9 * m : m * (3 + 0.01 * i));  // three times slower, but for one sample
+  }
+  b.stats = summarize(b.samples_ms);
+  n.stats = summarize(n.samples_ms);
+  const auto c = compare::compare(base, fresh, {});
+  for (const auto& row : c.rows)
+    if (row.variant == "reduce3") CHECK(row.p_value > 0.01);  // the rank test alone would let it pass
+  CHECK(verdict_of(c, "reduce3") == Verdict::slower);
+  CHECK(compare::exit_code(c) == 1);
+}
+
+TEST_CASE("a row with too few samples for the rank test prints no p-value") {
+  RunReport base = real_result(), fresh = base;
+  for (RunReport* r : {&base, &fresh})
+    for (BenchResult& x : r->results) {
+      x.samples_ms.resize(1);
+      x.stats = summarize(x.samples_ms);
+    }
+  scale(find(fresh, "reduce3"), 2);
+  const auto c = compare::compare(base, fresh, {});
+  const nlohmann::json doc = compare::to_json(c);
+  CHECK(doc["rows"][3]["variant"] == "reduce3");
+  CHECK(doc["rows"][3]["p_value"].is_null());
+  CHECK(doc["rows"][3]["why"] == "few samples");
+  CHECK(compare::format_comparison(c, false).find("  -  slower (few samples)") != std::string::npos);
+}
+
+TEST_CASE("rows matched per device index compare alike GPUs only") {
+  // Two GPUs of different kinds, in the other order in the new run: device 0
+  // is an H200 in one file and an H100 in the other.
+  RunReport two = on_gpus_named(real_result(), {"NVIDIA H200", "NVIDIA H100"});
+  RunReport swapped = on_gpus_named(real_result(), {"NVIDIA H100", "NVIDIA H200"});
+  CHECK_THROWS_WITH(compare::compare(two, swapped, {}), Catch::Contains("device 0 is 'NVIDIA H200' in the baseline and "
+                                                                         "'NVIDIA H100' in the new run"));
+  compare::Options allow;
+  allow.allow_device_mismatch = true;
+  CHECK_NOTHROW(compare::compare(two, swapped, allow));
+  CHECK_NOTHROW(compare::compare(two, two, {}));
 }
 
 TEST_CASE("a baseline row that did not verify sets no pace: unclear") {
@@ -440,6 +505,29 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
     CHECK(fleet::exit_code(f) == 1);
     CHECK(fleet::format(f, false).find("lacks 1 of the") != std::string::npos);
     CHECK(fleet::exit_code(fleet::judge({{"run.json", r}}, 0.05, true)) == 0);
+  }
+  SECTION("a wrong result on a GPU alone with its row fails, though no fleet judges its speed") {
+    RunReport r = on_gpus(base, {1.0, 1.0});
+    const auto last = std::find_if(r.results.rbegin(), r.results.rend(), [](const BenchResult& x) { return x.on_device; });
+    const std::string variant = last->variant;
+    r.results.erase(std::next(last).base());  // device 1 lacks it
+    for (BenchResult& x : r.results)
+      if (x.variant == variant) x.verified = false;  // and device 0 got it wrong
+    const auto f = fleet::judge({{"run.json", r}}, 0.05, true);
+    CHECK(fleet::exit_code(f) == 1);
+    const std::string text = fleet::format(f, false);
+    CHECK(text.find("alone  FAIL") != std::string::npos);
+    CHECK(text.find(fmt::format("{} rows on several GPUs", device_rows - 1)) != std::string::npos);
+    CHECK(text.find("1 of its " + std::to_string(device_rows) + " rows shown") != std::string::npos);
+  }
+  SECTION("a row that spanned GPUs is filed under its first, and the others do not lack it") {
+    RunReport r = on_gpus(base, {1.0, 1.0});
+    BenchResult spanned = r.results.front();
+    spanned.measure["devices"] = {0, 1};
+    r.results.push_back(spanned);  // on device 0 only, as a run across both GPUs is reported
+    const auto f = fleet::judge({{"run.json", r}}, 0.05);
+    CHECK(f.incomplete.empty());
+    CHECK(fleet::exit_code(f) == 0);
   }
   SECTION("markdown: a blank line between the table and the lines after it") {
     const std::string md = fleet::format(fleet::judge({{"run.json", on_gpus(base, {1.0, 1.2})}}, 0.05), true);

@@ -34,7 +34,7 @@ std::int64_t library(const std::vector<std::int64_t>& v) { return std::accumulat
 
 // stale: loop on its first run only, then it writes nothing; only the last run's check sees it.
 const std::vector<Sum> kSums = {&loop, &unrolled, &broken, &loop, &library};
-constexpr std::size_t kStale = 3;
+constexpr std::size_t kStale = 3, kLibrary = 4;
 
 class ToyFixture : public Fixture {
  public:
@@ -43,7 +43,7 @@ class ToyFixture : public Fixture {
 
   // Stands for a host library missing on this machine: mode b has no `library`.
   std::string unavailable(std::size_t i, const DeviceInfo*) const override {
-    return mode_b_ && i == 4 ? "not offered in mode b" : "";
+    return mode_b_ && i == kLibrary ? "not offered in mode b" : "";
   }
 
   Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
