@@ -32,6 +32,13 @@ void scale(BenchResult& r, double factor) {
     if (m.name == r.primary) *m.value /= factor;
 }
 
+// r's samples made `median` times each of `factors`.
+void resample(BenchResult& r, double median, const std::vector<double>& factors) {
+  r.samples_ms.clear();
+  for (const double f : factors) r.samples_ms.push_back(median * f);
+  r.stats = summarize(r.samples_ms);
+}
+
 BenchResult& find(RunReport& rep, const std::string& variant) {
   for (auto& r : rep.results)
     if (r.variant == variant) return r;
@@ -121,17 +128,11 @@ TEST_CASE("noise alone is never a regression") {
   for (std::size_t i = 0; i < spiky.samples_ms.size(); i += 10) spiky.samples_ms[i] *= 5;
   spiky.stats = summarize(spiky.samples_ms);
   // Spread over a factor of three: 30 samples do not show a 6% change is real.
-  BenchResult& noisy_base = find(base, "cub");
-  BenchResult& noisy = find(fresh, "cub");
-  const double m = noisy_base.stats.median_ms;
-  noisy_base.samples_ms.clear();
-  noisy.samples_ms.clear();
-  for (int i = 0; i < 30; ++i) {
-    noisy_base.samples_ms.push_back(m * (0.5 + i / 30.0));
-    noisy.samples_ms.push_back(1.06 * m * (0.5 + i / 30.0));
-  }
-  noisy_base.stats = summarize(noisy_base.samples_ms);
-  noisy.stats = summarize(noisy.samples_ms);
+  std::vector<double> spread;
+  for (int i = 0; i < 30; ++i) spread.push_back(0.5 + i / 30.0);
+  const double m = find(base, "cub").stats.median_ms;
+  resample(find(base, "cub"), m, spread);
+  resample(find(fresh, "cub"), 1.06 * m, spread);
   const auto c = compare::compare(base, fresh, {});
   CHECK(verdict_of(c, "reduce9") == Verdict::same);
   CHECK(verdict_of(c, "cub") == Verdict::unclear);
@@ -166,13 +167,9 @@ TEST_CASE("samples too few for the rank test: the change between the nearest sam
   // Three samples a side whose medians are 10% apart but whose spreads
   // overlap: nothing shows the change is more than noise.
   RunReport base3 = real_result(), fresh3 = base3;
-  BenchResult& b3 = find(base3, "reduce3");
-  BenchResult& n3 = find(fresh3, "reduce3");
-  const double m = b3.stats.median_ms;
-  b3.samples_ms = {0.8 * m, m, 1.2 * m};
-  n3.samples_ms = {0.9 * m, 1.1 * m, 1.3 * m};
-  b3.stats = summarize(b3.samples_ms);
-  n3.stats = summarize(n3.samples_ms);
+  const double m = find(base3, "reduce3").stats.median_ms;
+  resample(find(base3, "reduce3"), m, {0.8, 1.0, 1.2});
+  resample(find(fresh3, "reduce3"), m, {0.9, 1.1, 1.3});
   const auto c3 = compare::compare(base3, fresh3, {});
   CHECK(verdict_of(c3, "reduce3") == Verdict::unclear);
   CHECK(why_of(c3, "reduce3") == "few samples");
@@ -181,17 +178,9 @@ TEST_CASE("samples too few for the rank test: the change between the nearest sam
 
 TEST_CASE("one stray sample does not hide a slowdown: the quartiles are apart") {
   RunReport base = real_result(), fresh = base;
-  BenchResult& b = find(base, "reduce3");
-  BenchResult& n = find(fresh, "reduce3");
-  const double m = b.stats.median_ms;
-  b.samples_ms.clear();
-  n.samples_ms.clear();
-  for (int i = 0; i < 8; ++i) {
-    b.samples_ms.push_back(m * (1 + 0.01 * i));
-    n.samples_ms.push_back(i == 7 ? 0.9 * m : m * (3 + 0.01 * i));  // three times slower, but for one sample
-  }
-  b.stats = summarize(b.samples_ms);
-  n.stats = summarize(n.samples_ms);
+  const double m = find(base, "reduce3").stats.median_ms;
+  resample(find(base, "reduce3"), m, {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07});
+  resample(find(fresh, "reduce3"), m, {3.00, 3.01, 3.02, 3.03, 3.04, 3.05, 3.06, 0.9});  // three times slower, but one
   const auto c = compare::compare(base, fresh, {});
   for (const auto& row : c.rows)
     if (row.variant == "reduce3") CHECK(row.p_value > 0.01);  // the rank test alone would let it pass
