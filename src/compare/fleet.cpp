@@ -15,13 +15,14 @@ namespace gpubench::fleet {
 namespace {
 
 // "HOST GPU-... (NAME)": the host where the file (or the GPU's entry) says it, the UUID where it
-// has one, else the file and the device index.
+// has one, else the file and the device index (where the rows record one).
 std::string device_label(const Input& in, const BenchResult& r) {
   const DeviceInfo* d = device_of(in.report, r.device);
   std::string host = d && !d->host.empty() ? d->host : host_name(in.report);  // merged from ranks: the GPU's own
   if (!host.empty()) host += " ";
   if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
-  return fmt::format("{} device {}{}", in.path, r.device, d ? " (" + d->name + ")" : "");
+  const std::string index = r.device >= 0 ? fmt::format(" device {}", r.device) : "";  // files before rows had one
+  return fmt::format("{}{}{}", in.path, index, d ? " (" + d->name + ")" : "");
 }
 
 double lower_median(std::vector<double> v) {
