@@ -16,8 +16,8 @@ namespace {
 
 // "HOST GPU-... (NAME)": the host where the file (or the GPU's entry) says it, the UUID where it
 // has one, else the file and the device index (where the rows record one).
-std::string device_label(const Input& in, const BenchResult& r) {
-  const DeviceInfo* d = device_of(in.report, r.device);
+// d: the row's entry in the file's devices, or null.
+std::string device_label(const Input& in, const BenchResult& r, const DeviceInfo* d) {
   std::string host = d && !d->host.empty() ? d->host : host_name(in.report);  // merged from ranks: the GPU's own
   if (!host.empty()) host += " ";
   if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
@@ -46,7 +46,8 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
       const nlohmann::json span = r.spanned_devices();
       const std::string what = fmt::format("{} {} {} (L2 {}{})", r.pattern, r.variant, params_text(r.params, " "),
                                            r.hot ? "hot" : "flushed", span.is_null() ? "" : ", GPUs " + span.dump());
-      const std::string device = device_label(in, r);
+      const DeviceInfo* d = device_of(in.report, r.device);
+      const std::string device = device_label(in, r, d);
       const auto [first, fresh] = seen.emplace(std::make_pair(what, device), &in);
       if (!fresh && first->second != &in)  // one GPU's results given twice would count as two GPUs
         throw UsageError(fmt::format("'{}' and '{}' both hold {} on {}", first->second->path, in.path, what, device));
@@ -54,7 +55,6 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
         ++f.repeated;
         continue;
       }
-      const DeviceInfo* d = device_of(in.report, r.device);
       const std::string kind = d ? d->name : "";
       gpus_of_kind[kind].insert(device);
       Row& row = by_row[{kind, what}];
@@ -67,13 +67,14 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
   std::map<std::string, Incomplete> incomplete;
   for (auto& [key, row] : by_row) {
     // A row that spanned GPUs is filed under the first of them: the others do not lack it.
-    const std::set<std::string>& kind_gpus = row.spans ? std::set<std::string>{} : gpus_of_kind[row.kind];
-    for (const std::string& gpu : kind_gpus) {
-      Incomplete& gap = incomplete[gpu];
-      gap.device = gpu;
-      ++gap.of;
-      gap.lacking += std::none_of(row.devices.begin(), row.devices.end(), [&](const OnDevice& d) { return d.device == gpu; });
-    }
+    if (!row.spans)
+      for (const std::string& gpu : gpus_of_kind[row.kind]) {
+        Incomplete& gap = incomplete[gpu];
+        gap.device = gpu;
+        ++gap.of;
+        gap.lacking +=
+            std::none_of(row.devices.begin(), row.devices.end(), [&](const OnDevice& d) { return d.device == gpu; });
+      }
     if (row.devices.size() < 2) {
       ++f.single;
       // A wrong result needs no fleet to judge it: the row stays, as FAIL.

@@ -23,12 +23,12 @@ inline void check_point(const std::string& pattern, const Point& point, const st
   const RunRequest req{p, point, variants, 0, {0, samples, 0.0, samples, false}};
   std::ostringstream notes;
   const RunReport rep = run(req, notes);
-  std::cerr << notes.str();
+  const std::string text = notes.str();
+  std::cerr << text;
   std::size_t skipped = 0;
-  for (std::size_t at = notes.str().find("note: skipped "); at != std::string::npos;
-       at = notes.str().find("note: skipped ", at + 1))
+  for (std::size_t at = text.find("note: skipped "); at != std::string::npos; at = text.find("note: skipped ", at + 1))
     ++skipped;
-  INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << notes.str());
+  INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << text);
   CHECK(!rep.results.empty());
   CHECK(rep.results.size() + skipped == select_steps(*p, variants).size());
   for (const auto& r : rep.results) {
