@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <iostream>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "src/detail/device.hpp"
 #include "tests/test_session.hpp"
@@ -31,7 +34,11 @@ int run_tests(int argc, char** argv, int min_devices) {
   const auto& cfg = session.configData();
   const bool listing = cfg.listTests || cfg.listTestNamesOnly || cfg.listTags || cfg.listReporters;
   if (min_devices > 0 && !listing && cuda_device_count() < min_devices) {
-    std::cout << "SKIPPED: " << cuda_device_count() << " CUDA devices, these tests need " << min_devices << "\n";
+    const std::string needs = fmt::format("these tests need {} NVIDIA GPU{}", min_devices, min_devices == 1 ? "" : "s");
+    if (cuda_device_count() == 0)
+      std::cout << "SKIPPED: " << no_device_message(needs) << "\n";
+    else
+      std::cout << "SKIPPED: " << cuda_device_count() << " CUDA devices, " << needs << "\n";
     return 77;
   }
   const int rc = session.run();

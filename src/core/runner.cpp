@@ -95,8 +95,8 @@ void check_span(const RunRequest& r) {
   const Pattern& p = *r.pattern;
   if (p.min_devices <= 1) return;
   if (r.span.empty())  // "all" found none
-    throw NoDeviceError(fmt::format("no CUDA device found ({} needs at least {} NVIDIA GPUs at once and their driver)",
-                                    p.name, p.min_devices));
+    throw NoDeviceError(
+        no_device_message(fmt::format("{} needs at least {} NVIDIA GPUs at once and their driver", p.name, p.min_devices)));
   if (int(r.span.size()) < p.min_devices)
     throw UsageError(fmt::format("{} needs at least {} GPUs at once; {} {} named (one named twice counts once), and "
                                  "this machine has {}",
@@ -119,7 +119,7 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
   if (has_device_steps(r)) {
     check_span(r);
     if (cuda_device_count() == 0)
-      throw NoDeviceError("no CUDA device found (every variant but the host ones needs an NVIDIA GPU and its driver)");
+      throw NoDeviceError(no_device_message("every variant but the host ones needs an NVIDIA GPU and its driver"));
     for (std::size_t k = 1; k < r.span.size(); ++k) c.peers.push_back(open_device(r.span[k]));
     c.device = open_device(r.device);  // current from here on
     c.env.device = &*c.device;

@@ -36,9 +36,23 @@ int cuda_device_count() {
   return count;
 }
 
+std::string no_device_message(std::string_view needs) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  cudaGetLastError();
+  int driver = 0, runtime = 0;
+  // No driver at all reads as an insufficient one whose version is 0: plainly no device.
+  if (e == cudaSuccess || e == cudaErrorNoDevice || cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0)
+    return fmt::format("no CUDA device found ({})", needs);
+  if (e == cudaErrorInsufficientDriver && cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+    return fmt::format("no usable CUDA device: the NVIDIA driver supports CUDA {}.{}, this build needs {}.{} ({})",
+                       driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10, needs);
+  return fmt::format("no usable CUDA device: {}, {} ({})", cudaGetErrorName(e), cudaGetErrorString(e), needs);
+}
+
 DeviceInfo open_device(int index) {
   const int count = cuda_device_count();
-  if (count == 0) throw NoDeviceError("no CUDA device found (this command needs an NVIDIA GPU and its driver)");
+  if (count == 0) throw NoDeviceError(no_device_message("this command needs an NVIDIA GPU and its driver"));
   if (index < 0 || index >= count)
     throw UsageError(fmt::format("--device {}: no such device; valid: 0..{}", index, count - 1));
   GPUBENCH_CUDA(cudaSetDevice(index));

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
@@ -38,6 +39,11 @@ struct DeviceInfo {
 
 // Number of CUDA devices, 0 when there is no driver or no GPU.
 int cuda_device_count();
+
+// The line of a NoDeviceError, `needs` saying what needed a GPU: "no CUDA
+// device found (needs)", or, where a driver is there but unusable (older
+// than this build's CUDA runtime, say), "no usable CUDA device: why (needs)".
+std::string no_device_message(std::string_view needs);
 
 // Makes `index` current and reads its properties. Throws NoDeviceError when
 // there is no device and UsageError when `index` is not one of them.
