@@ -307,8 +307,9 @@ std::vector<int> parse_devices(const std::string& text, const std::string& what)
   for (const std::string& item : split(text, ',')) {
     const std::optional<std::uint64_t> d = whole_number(item);
     if (!d || *d > 1023)
-      throw UsageError(fmt::format("{} {}: expected 'all' or device indices from 0 to 1023, comma-separated", what,
-                                   quoted(nlohmann::json(item))));
+      throw UsageError(fmt::format("{} {}: {} is not a device index; expected 'all' or device indices from 0 to 1023, "
+                                   "comma-separated",
+                                   what, quoted(nlohmann::json(text)), quoted(nlohmann::json(item))));
     devices.push_back(int(*d));
   }
   return devices;

@@ -165,6 +165,7 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
 
 // What results of both versions share.
 BenchResult common_fields(const json& j, const std::string& where) {
+  json_fields::require_object(j, where);
   BenchResult r;
   r.pattern = field<std::string>(j, "pattern", where);
   r.variant = field<std::string>(j, "variant", where);
@@ -205,6 +206,11 @@ BenchResult common_fields(const json& j, const std::string& where) {
     throw UsageError(row + ": samples_ms holds a value that is not a positive number");
   for (const double v : {r.stats.median_ms, r.stats.min_ms, r.stats.max_ms, r.stats.mean_ms})
     if (!positive(v)) throw UsageError(row + ": median_ms, min_ms, max_ms and mean_ms must be positive numbers");
+  const auto within = [&](double v) { return r.stats.min_ms <= v && v <= r.stats.max_ms; };
+  if (!within(r.stats.median_ms) || !within(r.stats.mean_ms))
+    throw UsageError(row + ": median_ms and mean_ms must lie between min_ms and max_ms");
+  if (!(std::isfinite(r.stats.noise) && r.stats.noise >= 0)) throw UsageError(row + ": noise must be a number, 0 or more");
+  if (r.verified && r.error) throw UsageError(row + ": verified is true, yet the row has an error");
   return r;
 }
 
@@ -296,6 +302,7 @@ json to_json(const RunReport& report) {
 }
 
 RunReport report_from_json(const json& doc) {
+  json_fields::require_object(doc, "");
   if (doc.is_object() && doc.contains("kind") && doc.at("kind") != "results") {
     if (doc.at("kind") == "comparison")
       throw UsageError("this is a comparison (gpubench compare --json), not a results file");

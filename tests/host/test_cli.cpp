@@ -280,7 +280,7 @@ TEST_CASE("run --devices puts every benchmark of a config on each listed device,
   const std::string path = "run_devices_config.json";
   std::ofstream(path) << R"({"benchmarks": [{"pattern": "reduce", "params": {"device": 1}}]})";
   expect_usage_error({"run", path, "--devices", "0"}, "benchmarks[0].params.device: --devices names the devices");
-  expect_usage_error({"run", ci, "--devices", "0,x"}, "--devices \"x\"");
+  expect_usage_error({"run", ci, "--devices", "0,x"}, "--devices \"0,x\": \"x\" is not a device index");
   std::remove(path.c_str());
 }
 

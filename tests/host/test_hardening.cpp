@@ -224,7 +224,8 @@ TEST_CASE("8: seeds and devices may be lists, and quoted values are cut") {
   CHECK(cli({"run", d / "all.json", "--dry-run"}).rc == kExitOk);
   write(d / "bad.json", R"({"benchmarks": [{"pattern": "toy", "params": {"device": "some"}}]})");
   expect_usage(cli({"run", d / "bad.json"}), "benchmarks[0].params.device: expected an integer from 0 to 1023");
-  expect_usage(cli(toy_run({"--devices", "0,-1"})), R"(--devices "-1": expected 'all' or device indices)");
+  expect_usage(cli(toy_run({"--devices", "0,-1"})), R"(--devices "0,-1": "-1" is not a device index; expected 'all')");
+  expect_usage(cli(toy_run({"--devices", "0,,1"})), R"(--devices "0,,1": "" is not a device index)");
   expect_usage(cli(toy_run({"--devices", "0", "--device", "1"})), "--device excludes --devices");
   json big = json::parse(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": []}}]})");
   for (int i = 0; i < 20000; ++i) big["benchmarks"][0]["params"]["scale"].push_back("x");
@@ -346,6 +347,17 @@ TEST_CASE("14: rows no run can have measured are refused, naming the row") {
   expect_usage(with([](json& r) { r.erase("median_ms"); }), "/results/1/median_ms: missing");
   expect_usage(with([](json& r) { r["samples_ms"] = json::array(); }), "samples_ms is empty");
   expect_usage(with([](json& r) { r["metrics"][0]["value"] = 0; }), "not a positive number");
+  // Numbers that contradict each other: a run's median lies between its extremes.
+  expect_usage(with([](json& r) { r["median_ms"] = 1e308; }), "median_ms and mean_ms must lie between min_ms and max_ms");
+  expect_usage(with([](json& r) { r["mean_ms"] = r["min_ms"].get<double>() / 2; }), "must lie between");
+  expect_usage(with([](json& r) { r["noise"] = -1; }), "noise must be a number, 0 or more");
+  expect_usage(with([](json& r) { r["error"] = "out of memory"; }), "verified is true, yet the row has an error");
+}
+
+TEST_CASE("14b: a results file or a row that is not an object says so") {
+  const ChangedResults changed("shapes");
+  expect_usage(changed([](json& doc) { doc = json::array(); }), "(root): expected an object, got []");
+  expect_usage(changed([](json& doc) { doc["results"][1] = "hello"; }), "/results/1: expected an object, got \"hello\"");
 }
 
 namespace {
