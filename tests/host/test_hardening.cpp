@@ -351,6 +351,14 @@ TEST_CASE("14: rows no run can have measured are refused, naming the row") {
   expect_usage(with([](json& r) { r["median_ms"] = 1e308; }), "median_ms and mean_ms must lie between min_ms and max_ms");
   expect_usage(with([](json& r) { r["mean_ms"] = r["min_ms"].get<double>() / 2; }), "must lie between");
   expect_usage(with([](json& r) { r["noise"] = -1; }), "noise must be a number, 0 or more");
+  // Three equal samples of 0.1 ms sum to a mean an ulp above them: that is no contradiction.
+  const Outcome equal = changed([](json& doc) {
+    json& r = doc["results"][1];
+    r["samples_ms"] = {0.1, 0.1, 0.1};
+    r["median_ms"] = r["min_ms"] = r["max_ms"] = 0.1;
+    r["mean_ms"] = (0.1 + 0.1 + 0.1) / 3;
+  });
+  CHECK(equal.rc != kExitUsage);
   expect_usage(with([](json& r) { r["error"] = "out of memory"; }), "verified is true, yet the row has an error");
 }
 
