@@ -33,12 +33,13 @@ int run_tests(int argc, char** argv, int min_devices) {
   if (const int rc = session.applyCommandLine(argc, argv)) return rc;
   const auto& cfg = session.configData();
   const bool listing = cfg.listTests || cfg.listTestNamesOnly || cfg.listTags || cfg.listReporters;
-  if (min_devices > 0 && !listing && cuda_device_count() < min_devices) {
+  const int gpus = min_devices > 0 && !listing ? cuda_device_count() : 0;
+  if (min_devices > 0 && !listing && gpus < min_devices) {
     const std::string needs = fmt::format("these tests need {} NVIDIA GPU{}", min_devices, min_devices == 1 ? "" : "s");
-    if (cuda_device_count() == 0)
+    if (gpus == 0)
       std::cout << "SKIPPED: " << no_device_message(needs) << "\n";
     else
-      std::cout << "SKIPPED: " << cuda_device_count() << " CUDA devices, " << needs << "\n";
+      std::cout << "SKIPPED: " << gpus << " CUDA devices, " << needs << "\n";
     return 77;
   }
   const int rc = session.run();

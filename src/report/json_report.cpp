@@ -306,7 +306,7 @@ json to_json(const RunReport& report) {
 
 RunReport report_from_json(const json& doc) {
   json_fields::require_object(doc, "");
-  if (doc.is_object() && doc.contains("kind") && doc.at("kind") != "results") {
+  if (doc.contains("kind") && doc.at("kind") != "results") {
     if (doc.at("kind") == "comparison")
       throw UsageError("this is a comparison (gpubench compare --json), not a results file");
     json_fields::fail_got("/kind", "'results'", doc.at("kind"));
