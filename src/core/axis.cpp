@@ -115,31 +115,35 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
     }
     return out;
   }
-  auto bad = [&]() -> std::vector<json> {
-    throw UsageError(fmt::format("{}: expected {}, got {}", path, expected(a), quoted(v)));
+  // "PATH: expected a size (...), got "2^70" (too large)": the reason, where
+  // there is one the expectation does not already give.
+  auto bad = [&](const std::string& why = "") -> std::vector<json> {
+    throw UsageError(fmt::format("{}: expected {}, got {}{}", path, expected(a), quoted(v), why.empty() ? "" : " (" + why + ")"));
   };
+  const std::optional<std::int64_t> whole = json_fields::as_int64(v);
+  if (!whole && v.is_number() && a.kind != Axis::Kind::choice) return bad("not a whole number");
   switch (a.kind) {
     case Axis::Kind::size: {
       std::vector<std::int64_t> sizes;
-      if (const std::optional<std::int64_t> i = json_fields::as_int64(v)) sizes = {*i};
+      if (whole) sizes = {*whole};
       else if (v.is_string()) {
         try {
           sizes = parse_size_list(v.get<std::string>());
-        } catch (const UsageError&) {
-          return bad();
+        } catch (const SizeError& e) {
+          return bad(e.why());
         }
       } else return bad();
       std::vector<json> out;
       for (const std::int64_t s : sizes) {
-        if (!in_range(a, s)) return bad();
+        // expected(a) gives a size's largest value, not its smallest.
+        if (!in_range(a, s)) return bad(s < a.min ? fmt::format("{}must be at least {}", sizes.size() > 1 ? fmt::format("{}: ", s) : "", a.min) : "");
         out.emplace_back(s);
       }
       return out;
     }
     case Axis::Kind::integer: {
       if (v.is_string()) break;
-      const std::optional<std::int64_t> i = json_fields::as_int64(v);
-      if (!i || !in_range(a, *i)) return bad();
+      if (!whole || !in_range(a, *whole)) return bad();
       return {v};
     }
     case Axis::Kind::choice: break;

@@ -4,15 +4,16 @@
 
 #include <fmt/format.h>
 
-#include "src/detail/errors.hpp"
 #include "src/detail/strings.hpp"
 
 namespace gpubench {
+
+SizeError::SizeError(const std::string& text, const std::string& why)
+    : UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why)), why_(why) {}
+
 namespace {
 
-[[noreturn]] void bad(const std::string& text, const char* why) {
-  throw UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why));
-}
+[[noreturn]] void bad(const std::string& text, const char* why) { throw SizeError(text, why); }
 
 // Digits only, no sign, no overflow past kMaxSize.
 std::int64_t parse_digits(const std::string& digits, const std::string& text) {
