@@ -81,7 +81,7 @@ def load(path, kind):
                   else "a results file (gpubench --json)")
         sys.exit(f"{path}: expected {wanted}, found {found}")
     version = doc.get("schema_version")
-    if version not in ((1, 2, 3) if kind == "comparison" else (1, 2)):
+    if version not in (1, 2):
         sys.exit(f"{path}: schema_version {version!r} is not one this script reads")
     if kind == "comparison" and not doc.get("rows"):
         sys.exit(f"{path}: no rows to draw (the comparison has none)")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what gpubench needs to build and test, from Debian's packages, when missing.
-# The CUDA toolkit (nvcc, CUB, cuBLAS) must already be installed.
+# The CUDA toolkit (nvcc, CUB, cuBLAS, cuSPARSE) and cuDNN's and NCCL's headers
+# must already be installed.
 # Usage: scripts/setup.sh (no arguments)
 set -euo pipefail
 case $# in
@@ -12,6 +13,14 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "setup.sh: nvcc not found: install the CUDA toolkit first" >&2
   exit 1
 fi
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+for header in cudnn.h nccl.h; do
+  found=""
+  for dir in "$(dirname "$(realpath "$nvcc")")/../include" /usr/include /usr/local/include; do
+    [ -f "$dir/$header" ] && found=1
+  done
+  [ -n "$found" ] || { echo "setup.sh: $header not found: install cuDNN's and NCCL's development headers first" >&2; exit 1; }
+done
 pkgs=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev catch2 python3 python3-matplotlib
       libopenblas0-pthread  # OpenBLAS: the gemm `cpu` baseline, loaded at run time
       libopenmpi-dev openmpi-bin)  # MPI: the plugin for runs under mpirun or srun, and its test

@@ -400,10 +400,10 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(ax.get_xscale(), "symlog")
         self.assertEqual(list(ax.get_lines()[0].get_xdata()), [0, 1 << 16, 1 << 18])
 
-    def test_comparison_v3_is_read(self):
+    def test_comparison_is_read_and_a_later_version_refused(self):
         path = os.path.join(self.out, "cmp.json")
         with open(path, "w") as f:
-            json.dump({"schema_version": 3, "kind": "comparison", "base_device": "A", "new_device": "B",
+            json.dump({"schema_version": 2, "kind": "comparison", "base_device": "A", "new_device": "B",
                        "threshold": 0.05, "alpha": 0.01,
                        "rows": [{"pattern": "toy", "variant": "x", "params": {"n": 4096, "seed": 1},
                                  "l2": "flushed", "unit": "GB/s", "base": 100.0, "new": 110.0, "change": 0.1,
@@ -413,6 +413,14 @@ class PlotTest(unittest.TestCase):
             fig = plot.compare_figure(json.load(f))
         self.assert_labelled(fig)
         self.assertEqual(fig.axes[0].get_yticklabels()[0].get_text(), "x n=2^12")
+        with open(path) as f:
+            doc = json.load(f)
+        doc["schema_version"] = 3  # no build writes it
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        with self.assertRaises(SystemExit) as e:
+            plot.load(path, "comparison")
+        self.assertIn("schema_version 3 is not one this script reads", str(e.exception))
 
 
 if __name__ == "__main__":
