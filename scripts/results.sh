@@ -125,7 +125,7 @@ for group in $groups; do
     configs)
       for config in harris-2007 ladders sweep-reduce; do run "$config" run "configs/$config.json"; done ;;
     ladders) run ladders run configs/ladders.json ;;  # the README's summary alone
-    collective)  # two GPUs or more (results/h200x2): the all-reduce ladder and the CI gate on every GPU
+    collective)  # two GPUs or more (an OUT_DIR of its own): the all-reduce ladder and the CI gate on every GPU
       run collective run configs/collective.json
       run ci-devices-all run configs/ci.json --devices all ;;
     energy)

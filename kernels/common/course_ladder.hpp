@@ -1,6 +1,6 @@
 // The ladders of a pattern whose steps are the course's lecture, then steps
 // beyond it, then the library and CPU baselines (histogram, conv2d,
-// stencil3d): one enum and the names results and tables use.
+// stencil3d, map, transfer): one enum and the names results and tables use.
 #pragma once
 
 namespace gpubench {

@@ -4,8 +4,6 @@
 // (__CUDA_ARCH_FEAT_SM90_ALL); the step runs only on compute capability 9.0.
 #pragma once
 
-#include <cuda.h>
-
 #include <cstdint>
 
 #include "kernels/common/hopper_copies.cuh"

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/course_ladder.hpp"
 #include "kernels/common/dtype.hpp"
 #include "kernels/common/resources.hpp"
 
@@ -27,7 +28,7 @@ enum class Op { vecadd, saxpy, grayscale };
 constexpr std::int64_t kImageWidth = 8192;
 
 // course: lectures 2 and 3; modern: beyond them; baseline: thrust, the copy, the CPU.
-enum class Ladder { course, modern, baseline };
+using Ladder = CourseLadder;
 
 enum class Where { device, host };
 

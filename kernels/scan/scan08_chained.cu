@@ -47,7 +47,7 @@ struct Chained {
 
   template <class T>
   static void run(const Problem& p, const Workspace& ws) {
-    const auto status = TileStatus<T>::at(ws.scratch, tiles(p.n));
+    const auto status = TileStatus<T>::at(ws.scratch);
     status.reset(tiles(p.n), ws.stream);
     output_kernel<T>()<<<unsigned(tiles(p.n)), kThreads, 0, ws.stream>>>(
         static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);

@@ -115,7 +115,7 @@ struct DecoupledLookback {
 
   template <class T>
   static void run(const Problem& p, const Workspace& ws) {
-    const auto status = TileStatus<T>::at(ws.scratch, tiles<T>(p.n));
+    const auto status = TileStatus<T>::at(ws.scratch);
     status.reset(tiles<T>(p.n), ws.stream);
     launch_after_reset(output_kernel<T>(), unsigned(tiles<T>(p.n)), kLookbackThreads<T>, ws.stream,
                        static_cast<const T*>(p.in), static_cast<T*>(p.out), p.n, p.kind == Kind::exclusive, status);

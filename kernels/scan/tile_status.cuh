@@ -84,7 +84,7 @@ struct TileStatus {
     return align_up(sizeof(unsigned)) + align_up(tiles * sizeof(Word));
   }
 
-  static TileStatus at(void* scratch, std::int64_t tiles) {
+  static TileStatus at(void* scratch) {
     auto* p = static_cast<unsigned char*>(scratch);
     TileStatus s;
     s.ticket = reinterpret_cast<unsigned*>(p);

@@ -3,7 +3,6 @@
 // and step registration.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "kernels/common/resources.cuh"

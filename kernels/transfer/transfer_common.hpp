@@ -3,7 +3,6 @@
 // pipeline over several streams, and step registration.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "kernels/transfer/transfer_step.hpp"

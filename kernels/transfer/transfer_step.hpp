@@ -14,11 +14,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/course_ladder.hpp"
+
 namespace gpubench::transfer {
 
 // course: lectures 2, 21 and 23; modern: beyond them; baseline: the copy
 // engines alone (the ceilings), the CPU.
-enum class Ladder { course, modern, baseline };
+using Ladder = CourseLadder;
 
 // What a run leaves to check: c = a + b on the host, a and b on the device
 // (the copy-in baselines), or both.

@@ -1,7 +1,6 @@
 #include "src/cli/commands.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <list>

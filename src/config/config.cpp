@@ -19,8 +19,7 @@ namespace {
 // Parameters every pattern takes besides its axes.
 const std::vector<std::string> kCommonParams = {"seed", "device"};
 
-// One benchmark's requests: its params over the defaults' params, key by
-// key, each parsed by its axis and named by the path where it was written.
+// The params keys a benchmark of `p` may set: its axes, seed and device.
 std::vector<std::string> param_names(const Pattern& p) {
   std::vector<std::string> keys;
   for (const Axis& a : p.axes) keys.push_back(a.name);
@@ -28,6 +27,8 @@ std::vector<std::string> param_names(const Pattern& p) {
   return keys;
 }
 
+// One benchmark's requests: its params over the defaults' params, key by
+// key, each parsed by its axis and named by the path where it was written.
 // The defaults' params apply to each benchmark whose pattern has them.
 std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
                                        const MeasureOptions& measure, std::size_t max_runs,

@@ -4,6 +4,8 @@
 #include <memory>
 #include <mutex>
 
+#include "src/detail/energy_meter.hpp"
+
 namespace gpubench {
 namespace {
 

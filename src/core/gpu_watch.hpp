@@ -11,7 +11,6 @@
 
 #include "src/detail/clock_watch.hpp"
 #include "src/detail/device.hpp"
-#include "src/detail/energy_meter.hpp"
 #include "src/report/result.hpp"
 
 namespace gpubench {
@@ -33,15 +32,15 @@ std::optional<double> temperature_now(const DeviceInfo& d);
 // The "MHz" column: the mean SM clock while the row was sampled.
 void add_clock_metric(BenchResult& b, const ClockWatch* watch);
 
-// Energy per run over back-to-back runs of `batch` (runs_per_batch runs and
-// a wait for them), its columns added to b: mJ per run, mJ above idle, W,
-// the primary metric's work per joule, and the uncertainty; b.measure's
-// "energy" says how it was measured (or why it could not be).
 // The idle power, once per device and process: call with the GPU idle
 // before the first step of a run with --energy.
 void measure_idle_once(const DeviceInfo& d);
 
-// Uses the idle power measure_idle_once found.
+// Energy per run over back-to-back runs of `batch` (runs_per_batch runs and
+// a wait for them), its columns added to b: mJ per run, mJ above idle, W,
+// the primary metric's work per joule, and the uncertainty; b.measure's
+// "energy" says how it was measured (or why it could not be). Uses the idle
+// power measure_idle_once found.
 void add_energy_metrics(BenchResult& b, const DeviceInfo& d, const std::function<void()>& batch,
                         std::int64_t runs_per_batch, double min_window_s);
 

@@ -22,7 +22,7 @@ struct RunRequest {
   std::vector<int> span;       // a pattern whose runs span devices: every device of the run, `device` first
 };
 
-// "NAME a=1 b=x seed=42 variants=...": the point in axis order, for progress and errors.
+// "NAME a=1 b=x seed=42 device=0 variants=...": the point in axis order, for progress and errors.
 std::string describe(const RunRequest& r);
 
 // The indices of the steps `names` chooses ("all" or a comma-separated

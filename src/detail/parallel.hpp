@@ -18,7 +18,7 @@
 namespace gpubench {
 
 // The host threads inputs, references and the `cpu` baselines use: every
-// hardware thread, or GPUBENCH_HOST_THREADS (a whole number from 1 to 4096;
+// hardware thread the process may run on (its CPU affinity), or GPUBENCH_HOST_THREADS (a whole number from 1 to 4096;
 // anything else throws UsageError, which the commands that run steps check
 // before they start). Read once.
 unsigned host_threads();

@@ -5,11 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <iostream>
 #include <string>
 #include <vector>
 
-#include "src/core/registry.hpp"
 #include "src/core/runner.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device_buffer.hpp"

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <iostream>
 #include <vector>
 
 #include "src/detail/cuda_check.hpp"

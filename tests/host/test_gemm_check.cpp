@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <limits>
 #include <tuple>
 #include <vector>
@@ -119,4 +118,3 @@ TEST_CASE("the tensor-core ceiling: bf16 and tf32 on 8.0 and 9.0, none for fp32 
     CHECK_FALSE(tensor_peak_tflops(hopper, Precision::bf16));
   }
 }
-

@@ -2,7 +2,6 @@
 // axes: no GPU needed.
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>

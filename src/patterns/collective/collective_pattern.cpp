@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 
 #include "kernels/collective/collective_common.hpp"
-#include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/detail/errors.hpp"

@@ -3,8 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 #include "kernels/common/dtype.hpp"
 #include "src/detail/verdict.hpp"

@@ -3,7 +3,8 @@
 #include <dlfcn.h>
 
 #include <string>
-#include <thread>
+
+#include "src/detail/parallel.hpp"
 
 namespace gpubench::gemm::openblas {
 namespace {
@@ -27,8 +28,10 @@ struct Library {
     }
     sgemm = reinterpret_cast<Sgemm>(dlsym(lib, "cblas_sgemm"));
     if (!sgemm) error = "libopenblas.so.0 has no cblas_sgemm";
+    // The threads every host step uses (GPUBENCH_HOST_THREADS, the CPU
+    // affinity), which results record as host.threads.
     if (auto set_threads = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads")))
-      set_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+      set_threads(int(host_threads()));
   }
 };
 

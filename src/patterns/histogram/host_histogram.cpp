@@ -1,7 +1,6 @@
 #include "src/patterns/histogram/host_histogram.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <cstring>
 #include <limits>

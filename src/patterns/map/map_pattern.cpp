@@ -1,8 +1,5 @@
 // The map ladder as a pattern: element-wise operations on device-resident
 // data (kernels/map/steps.def, host_map.hpp).
-#include <algorithm>
-
-#include <fmt/format.h>
 
 #include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
@@ -22,15 +19,6 @@ namespace map {
 #undef GPUBENCH_STEP
 
 namespace {
-
-const char* ladder_name(Ladder l) {
-  switch (l) {
-    case Ladder::course: return "course";
-    case Ladder::modern: return "modern";
-    case Ladder::baseline: break;
-  }
-  return "baseline";
-}
 
 const std::vector<std::string> kOps = {"vecadd", "saxpy", "grayscale"};
 
@@ -147,7 +135,7 @@ const Pattern& map_pattern() {
               n, dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const map::Step& s : map::ladder())
-      d.steps.push_back({s.name, map::ladder_name(s.ladder), s.summary, s.where == map::Where::host});
+      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == map::Where::host});
     d.primary = "gbps";
     d.fixture = [](const Point& pt) { return std::make_unique<map::MapFixture>(pt); };
     return d;

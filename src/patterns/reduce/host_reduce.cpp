@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -94,6 +93,5 @@ Verdict verify(const void* result, const Reference& ref, std::int64_t n, DType d
     return verify_typed(*static_cast<const typename decltype(t)::type*>(result), ref, n, op);
   });
 }
-
 
 }  // namespace gpubench::reduce

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "src/detail/parallel.hpp"
 #include "src/detail/random.hpp"

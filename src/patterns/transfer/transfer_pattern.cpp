@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "kernels/transfer/transfer_common.hpp"
-#include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
 #include "src/detail/device.hpp"
 #include "src/detail/device_buffer.hpp"
@@ -26,15 +25,6 @@ namespace transfer {
 #undef GPUBENCH_STEP
 
 namespace {
-
-const char* ladder_name(Ladder l) {
-  switch (l) {
-    case Ladder::course: return "course";
-    case Ladder::modern: return "modern";
-    case Ladder::baseline: break;
-  }
-  return "baseline";
-}
 
 // Median milliseconds of `copy` over a few runs (after one to warm up).
 template <class F>
@@ -231,7 +221,7 @@ const Pattern& transfer_pattern() {
                            std::int64_t(1) << 36)};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const transfer::Step& s : transfer::ladder()) {
-      StepInfo info{s.name, transfer::ladder_name(s.ladder), s.summary, s.on_host};
+      StepInfo info{s.name, ladder_name(s.ladder), s.summary, s.on_host};
       info.host_timed = !s.on_host;
       d.steps.push_back(info);
     }
