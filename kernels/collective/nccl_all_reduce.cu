@@ -8,12 +8,12 @@
 // NCCL is loaded at run time (dlopen of libnccl.so.2), so the binary runs
 // without it and reports this step unavailable; the header only gives the
 // types.
-#include <dlfcn.h>
 #include <stdlib.h>
 
 #include <nccl.h>
 
 #include "kernels/collective/collective_common.hpp"
+#include "kernels/common/loaded_library.hpp"
 
 namespace gpubench::collective {
 namespace {
@@ -28,16 +28,11 @@ struct Api {
   std::string error;  // why NCCL cannot be used, or empty
 
   Api() {
-    void* lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      error = std::string("NCCL 2 not found (put libnccl.so.2 on LD_LIBRARY_PATH): ") + dlerror();
-      return;
-    }
-#define GPUBENCH_RESOLVE(f)                             \
-  f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f)); \
-  if (!f && error.empty()) error = "libnccl.so.2 has no " #f;
+    LoadedLibrary lib("libnccl.so.2", "NCCL 2 not found (put libnccl.so.2 on LD_LIBRARY_PATH)");
+#define GPUBENCH_RESOLVE(f) lib.resolve(f, #f);
     GPUBENCH_NCCL_FUNCTIONS(GPUBENCH_RESOLVE)
 #undef GPUBENCH_RESOLVE
+    error = lib.error();
   }
 };
 

@@ -13,13 +13,12 @@
 // cuDNN is loaded at run time (dlopen of libcudnn.so.9), so the binary runs
 // without it and reports this step unavailable; the header only gives the
 // types.
-#include <dlfcn.h>
-
 #include <cudnn.h>
 
 #include <climits>
 #include <string>
 
+#include "kernels/common/loaded_library.hpp"
 #include "kernels/conv2d/conv2d_common.cuh"
 
 namespace gpubench::conv2d {
@@ -39,16 +38,11 @@ struct Api {
   std::string error;  // why cuDNN cannot be used, or empty
 
   Api() {
-    void* lib = dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      error = std::string("cuDNN 9 not found (put libcudnn.so.9 on LD_LIBRARY_PATH): ") + dlerror();
-      return;
-    }
-#define GPUBENCH_RESOLVE(f)                                               \
-  f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f));                   \
-  if (!f && error.empty()) error = "libcudnn.so.9 has no " #f;
+    LoadedLibrary lib("libcudnn.so.9", "cuDNN 9 not found (put libcudnn.so.9 on LD_LIBRARY_PATH)");
+#define GPUBENCH_RESOLVE(f) lib.resolve(f, #f);
     GPUBENCH_CUDNN_FUNCTIONS(GPUBENCH_RESOLVE)
 #undef GPUBENCH_RESOLVE
+    error = lib.error();
     if (error.empty() && cudnnGetVersion() / 10000 != CUDNN_MAJOR)
       error = "libcudnn.so.9 reports version " + std::to_string(cudnnGetVersion()) + ", not cuDNN " +
               std::to_string(CUDNN_MAJOR);

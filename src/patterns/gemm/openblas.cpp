@@ -1,9 +1,8 @@
 #include "src/patterns/gemm/openblas.hpp"
 
-#include <dlfcn.h>
-
 #include <string>
 
+#include "kernels/common/loaded_library.hpp"
 #include "src/detail/parallel.hpp"
 
 namespace gpubench::gemm::openblas {
@@ -21,17 +20,12 @@ struct Library {
   std::string error;
 
   Library() {
-    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      error = std::string("OpenBLAS not found (Debian: apt-get install libopenblas0-pthread): ") + dlerror();
-      return;
-    }
-    sgemm = reinterpret_cast<Sgemm>(dlsym(lib, "cblas_sgemm"));
-    if (!sgemm) error = "libopenblas.so.0 has no cblas_sgemm";
+    LoadedLibrary lib("libopenblas.so.0", "OpenBLAS not found (Debian: apt-get install libopenblas0-pthread)");
+    lib.resolve(sgemm, "cblas_sgemm");
+    error = lib.error();
     // The threads every host step uses (GPUBENCH_HOST_THREADS, the CPU
     // affinity), which results record as host.threads.
-    if (auto set_threads = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads")))
-      set_threads(int(host_threads()));
+    if (auto set_threads = lib.symbol<SetThreads>("openblas_set_num_threads")) set_threads(int(host_threads()));
   }
 };
 
