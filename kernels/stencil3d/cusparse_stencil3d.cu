@@ -8,6 +8,7 @@
 // which is why it is far from the copy ceiling.
 #include <cusparse.h>
 
+#include <algorithm>
 #include <climits>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "kernels/transfer/transfer_common.hpp"
 
+#include <algorithm>
+
 namespace gpubench::transfer {
 namespace {
 

@@ -1,6 +1,7 @@
 #include "src/core/axis.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -28,6 +29,15 @@ std::string expected(const Axis& a) {
     case Axis::Kind::choice: break;
   }
   return fmt::format("one of {}", fmt::join(a.choices, ", "));
+}
+
+// Why a JSON number as_int64 refused is no axis value: past int64, or not
+// an integer (4194304.0 included: a config writes integers as integers).
+std::string number_problem(const Axis& a, const json& v) {
+  const double d = v.get<double>();
+  if (v.is_number_unsigned() || d >= 0x1p63) return "too large";
+  if (d < -0x1p63) return fmt::format("must be at least {}", a.min);
+  return d == std::floor(d) ? "write it without a decimal point" : "not a whole number";
 }
 
 bool in_range(const Axis& a, std::int64_t v) {
@@ -115,28 +125,31 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
     }
     return out;
   }
-  // "PATH: expected a size (...), got "2^70" (too large)": the reason, where
-  // there is one the expectation does not already give.
+  // "PATH: expected a size (...), got "2^70" (too large)": the reason, as
+  // the command line gives it, where there is one.
   auto bad = [&](const std::string& why = "") -> std::vector<json> {
     throw UsageError(fmt::format("{}: expected {}, got {}{}", path, expected(a), quoted(v), why.empty() ? "" : " (" + why + ")"));
   };
   const std::optional<std::int64_t> whole = json_fields::as_int64(v);
-  if (!whole && v.is_number() && a.kind != Axis::Kind::choice) return bad("not a whole number");
+  if (!whole && v.is_number() && a.kind != Axis::Kind::choice) return bad(number_problem(a, v));
   switch (a.kind) {
     case Axis::Kind::size: {
       std::vector<std::int64_t> sizes;
+      const bool list = v.is_string() && v.get<std::string>().find_first_of(",:") != std::string::npos;
       if (whole) sizes = {*whole};
       else if (v.is_string()) {
         try {
           sizes = parse_size_list(v.get<std::string>());
         } catch (const SizeError& e) {
-          return bad(e.why());
+          return bad(e.text() != v.get<std::string>() ? fmt::format("{}: {}", e.text(), e.why()) : e.why());
         }
       } else return bad();
       std::vector<json> out;
       for (const std::int64_t s : sizes) {
-        // expected(a) gives a size's largest value, not its smallest.
-        if (!in_range(a, s)) return bad(s < a.min ? fmt::format("{}must be at least {}", sizes.size() > 1 ? fmt::format("{}: ", s) : "", a.min) : "");
+        if (!in_range(a, s)) {
+          const std::string why = s < a.min ? fmt::format("must be at least {}", a.min) : "too large";
+          return bad(list ? fmt::format("{}: {}", s, why) : why);
+        }
         out.emplace_back(s);
       }
       return out;

@@ -9,7 +9,7 @@
 namespace gpubench {
 
 SizeError::SizeError(const std::string& text, const std::string& why)
-    : UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why)), why_(why) {}
+    : UsageError(fmt::format("size '{}': {} (write e.g. 4194304, 4M, 2^22 or 1G)", text, why)), text_(text), why_(why) {}
 
 namespace {
 
@@ -26,7 +26,7 @@ std::int64_t parse_digits(const std::string& digits, const std::string& text) {
 }  // namespace
 
 std::int64_t parse_size(const std::string& text) {
-  if (!text.empty() && text[0] == '-') bad(text, "must be positive");
+  if (!text.empty() && text[0] == '-') bad(text, "must be at least 1");
   std::int64_t value = 0;
   if (const auto caret = text.find('^'); caret != std::string::npos) {
     const std::int64_t base = parse_digits(text.substr(0, caret), text);

@@ -10,15 +10,17 @@
 namespace gpubench {
 
 // What the parsers below throw. what() names the text and gives examples;
-// why() is the reason alone ("too large", "not a number"), for messages that
-// quote the value their own way (a config's JSON path).
+// text() is the bad item ("2^70" of "2^20:2^70") and why() the reason alone
+// ("too large", "not a number"), for messages that quote the value their own
+// way (a config's JSON path).
 class SizeError : public UsageError {
  public:
   SizeError(const std::string& text, const std::string& why);
+  const std::string& text() const { return text_; }
   const std::string& why() const { return why_; }
 
  private:
-  std::string why_;
+  std::string text_, why_;
 };
 
 // The largest size parse_size reads (2^62, far past any memory), and the

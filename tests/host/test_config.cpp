@@ -52,10 +52,20 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
        R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "2^70" (too large))"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": 2.5}}]})",
        R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got 2.5 (not a whole number))"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": 4194304.0}}]})",
+       R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got 4194304.0 (write it without a decimal point))"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": 9223372036854775808}}]})",
+       R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got 9223372036854775808 (too large))"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "1,0"}}]})",
+       R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "1,0" (0: must be at least 1))"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "2^20:2^70"}}]})",
+       R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "2^20:2^70" (2^70: too large))"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "2^20:2^10"}}]})",
        R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "2^20:2^10" (a sweep must go from the smaller size to the larger))"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 48}}]})",
        "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 48"},
+      {R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 64.0}}]})",
+       "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 64.0 (write it without a decimal point)"},
       {R"({"benchmarks": [{"pattern": "conv2d", "params": {"mask": [3, 11]}}]})",
        "benchmarks[0].params.mask[1]: expected one of 3, 5, 7, 9, 15, got 11"},
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"dtype": "int8"}}]})",
@@ -90,6 +100,9 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
     INFO(text);
     CHECK_THROWS_WITH(plan(json::parse(text)), Catch::StartsWith(message));
   }
+  // Where the expectation says it all, no reason follows.
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 48}}]})")),
+                    "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 48");
 }
 
 TEST_CASE("the shipped configs are valid") {
@@ -115,7 +128,9 @@ TEST_CASE("gemm entries expand m x n x k and name bad dimensions") {
   CHECK(d[0] == "gemm m=127 n=513 k=64 seed=42 device=0 variants=naive,cublas");
   CHECK(d[3] == "gemm m=1024 n=513 k=128 seed=42 device=0 variants=naive,cublas");
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"k": "2^40"}}]})")),
-                    Catch::StartsWith("benchmarks[0].params.k: expected a size") && Catch::EndsWith("up to 2147483391, got \"2^40\""));
+                    Catch::StartsWith("benchmarks[0].params.k: expected a size") && Catch::EndsWith("up to 2147483391, got \"2^40\" (too large)"));
+  CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"k": "4,2^31"}}]})")),
+                    Catch::EndsWith("up to 2147483391, got \"4,2^31\" (2147483648: too large)"));
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "params": {"n": 8, "dtype": "x"}}]})")),
                     Catch::StartsWith("benchmarks[0].params.dtype: unknown key (valid: m, n, k, seed, device)"));
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "gemm", "variants": "warp9"}]})")),

@@ -433,7 +433,7 @@ TEST_CASE("17: messages say what is wrong, once, in one line") {
   CHECK(trunc.err.find(d / "trunc.json") == trunc.err.rfind(d / "trunc.json"));  // the path once
   expect_usage(cli({"reduce", "--variant", "all,cpu"}), "'all' cannot be combined with other steps");
   expect_usage(cli({"reduce", "--n", "2^3:2^5:2^7"}), "a sweep is FIRST:LAST, with one ':'");
-  expect_usage(cli({"reduce", "--n", "-5"}), "must be positive");
+  expect_usage(cli({"reduce", "--n", "-5"}), "size '-5': must be at least 1");
   REQUIRE(cli(toy_run({"--json", d / "a.json"})).rc == kExitOk);
   REQUIRE(cli({"compare", d / "a.json", d / "a.json", "--json", d / "cmp.json"}).rc == kExitOk);
   expect_usage(cli({"compare", d / "a.json", d / "cmp.json"}), "this is a comparison");

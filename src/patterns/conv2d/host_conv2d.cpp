@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "src/detail/parallel.hpp"
 #include "src/patterns/float_elements.hpp"

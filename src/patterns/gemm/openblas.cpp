@@ -24,7 +24,8 @@ struct Library {
     lib.resolve(sgemm, "cblas_sgemm");
     error = lib.error();
     // The threads every host step uses (GPUBENCH_HOST_THREADS, the CPU
-    // affinity), which results record as host.threads.
+    // affinity), which results record as host.threads, up to OpenBLAS's own
+    // limit (64 in Debian's build).
     if (auto set_threads = lib.symbol<SetThreads>("openblas_set_num_threads")) set_threads(int(host_threads()));
   }
 };

@@ -1,6 +1,5 @@
 // The map ladder as a pattern: element-wise operations on device-resident
 // data (kernels/map/steps.def, host_map.hpp).
-
 #include "src/core/checked_output.hpp"
 #include "src/core/metrics.hpp"
 #include "src/core/pattern.hpp"
