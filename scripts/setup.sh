@@ -9,11 +9,11 @@ case $# in
   *) [[ $1 == -h || $1 == --help ]] && { awk 'NR > 1 && !/^#/ { exit } NR > 1 { print substr($0, 3) }' "$0"; exit 0; }
      echo "setup.sh: takes no arguments (see scripts/setup.sh --help)" >&2; exit 2 ;;
 esac
-if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$nvcc" ]; then
   echo "setup.sh: nvcc not found: install the CUDA toolkit first" >&2
   exit 1
 fi
-nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 for header in cudnn.h nccl.h; do
   found=""
   for dir in "$(dirname "$(realpath "$nvcc")")/../include" /usr/include /usr/local/include; do

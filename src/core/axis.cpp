@@ -135,7 +135,6 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
   switch (a.kind) {
     case Axis::Kind::size: {
       std::vector<std::int64_t> sizes;
-      const bool list = v.is_string() && v.get<std::string>().find_first_of(",:") != std::string::npos;
       if (whole) sizes = {*whole};
       else if (v.is_string()) {
         try {
@@ -148,7 +147,7 @@ std::vector<json> values_from_json(const Axis& a, const json& v, const std::stri
       for (const std::int64_t s : sizes) {
         if (!in_range(a, s)) {
           const std::string why = s < a.min ? fmt::format("must be at least {}", a.min) : "too large";
-          return bad(list ? fmt::format("{}: {}", s, why) : why);
+          return bad(sizes.size() > 1 ? fmt::format("{}: {}", s, why) : why);
         }
         out.emplace_back(s);
       }
