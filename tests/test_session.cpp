@@ -13,10 +13,14 @@ namespace gpubench::testing {
 namespace {
 
 int cases_started = 0, cases_skipped = 0;
+bool this_case_skipped = false;  // a case that skips twice (a helper called in a loop) counts once
 
 struct CaseCounter : Catch::TestEventListenerBase {
   using TestEventListenerBase::TestEventListenerBase;
-  void testCaseStarting(const Catch::TestCaseInfo&) override { ++cases_started; }
+  void testCaseStarting(const Catch::TestCaseInfo&) override {
+    ++cases_started;
+    this_case_skipped = false;
+  }
 };
 
 }  // namespace
@@ -24,7 +28,8 @@ struct CaseCounter : Catch::TestEventListenerBase {
 CATCH_REGISTER_LISTENER(CaseCounter)
 
 void skip_case(const std::string& why) {
-  ++cases_skipped;
+  if (!this_case_skipped) ++cases_skipped;
+  this_case_skipped = true;
   std::cout << "SKIPPED: " << Catch::getResultCapture().getCurrentTestName() << ": " << why << std::endl;
 }
 

@@ -15,7 +15,8 @@ int run_tests(int argc, char** argv, int min_devices);
 
 // Marks the running test case skipped (Catch2 2 has no skip of its own) and
 // prints "SKIPPED: CASE: why"; the case must return right after, as in
-// `return skip_case("...")`. A run whose every test case skipped returns 77,
+// `return skip_case("...")` (a helper that skips may be called again in the
+// same case: the case counts once). A run whose every test case skipped returns 77,
 // so ctest, which runs one case a process, reports the case as skipped, not
 // passed; in a run of many cases the others decide the exit status.
 void skip_case(const std::string& why);

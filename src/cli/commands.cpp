@@ -576,11 +576,12 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
             bool progress) {
   const int rc = run_command(argc, argv, out, err, patterns, progress);
   out.flush();
-  // A full disk, a closed pipe: the output is lost. An error line already
-  // printed (exit 2 and above) may have said so.
+  // A full disk, a closed pipe: the output is lost, and exit 2 says so, as
+  // the run's own write does, in place of a verdict nobody could read. An
+  // error line already printed (exit 2 and above) may have said so.
   if (!out && rc <= kExitVerifyFailed) {
     err << "gpubench: error: writing the standard output failed\n";
-    return rc == kExitOk ? kExitUsage : rc;
+    return kExitUsage;
   }
   return rc;
 }

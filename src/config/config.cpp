@@ -1,6 +1,7 @@
 #include "src/config/config.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -27,9 +28,35 @@ std::vector<std::string> param_names(const Pattern& p) {
   return keys;
 }
 
+std::vector<Point> seeds_from_json(const json& v, const std::string& where) {
+  if (v.is_array() && v.empty()) fail(where, "an empty list");
+  std::vector<Point> seeds;
+  for (const json& seed : v.is_array() ? v : json::array({v})) seeds.emplace_back(integer(seed, where, 0, INT64_MAX));
+  return seeds;
+}
+
+std::vector<int> devices_from_json(const json& v, const std::string& where) {
+  if (v.is_string() && v.get<std::string>() == "all") return parse_devices("all", where);
+  if (v.is_array() && v.empty()) fail(where, "an empty list");
+  std::vector<int> devices;
+  for (const json& d : v.is_array() ? v : json::array({v})) devices.push_back(int(integer(d, where, 0, 1023)));
+  return devices;
+}
+
+// Reads `key` of `p`'s params, written at `where`, as a benchmark would.
+void check_param(const Pattern& p, const std::string& key, const json& v, const std::string& where) {
+  if (key == "seed") seeds_from_json(v, where);
+  else if (key == "device") devices_from_json(v, where);
+  else
+    for (const Axis& a : p.axes)
+      if (a.name == key) values_from_json(a, v, where);
+}
+
 // One benchmark's requests: its params over the defaults' params, key by
 // key, each parsed by its axis and named by the path where it was written.
-// The defaults' params apply to each benchmark whose pattern has them.
+// The defaults' params apply to each benchmark whose pattern has them; one
+// the benchmark overrides is read all the same, so that a mistake in it is
+// found before a benchmark that takes it is added.
 std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, const json& b, const std::string& path,
                                        const MeasureOptions& measure, std::size_t max_runs,
                                        const std::optional<std::vector<int>>& devices_given) {
@@ -42,6 +69,8 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
     if (shared.contains(key)) return where = "defaults.params." + key, &shared.at(key);
     return nullptr;
   };
+  for (const std::string& key : keys)
+    if (own.contains(key) && shared.contains(key)) check_param(p, key, shared.at(key), "defaults.params." + key);
 
   RunRequest base;
   base.pattern = &p;
@@ -57,23 +86,13 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
   }
   base.point["seed"] = 42;
   std::map<std::string, std::vector<Point>> values;
-  if (const json* v = param("seed", where)) {
-    if (v->is_array() && v->empty()) fail(where, "an empty list");
-    for (const json& seed : v->is_array() ? *v : json::array({*v}))
-      values["seed"].emplace_back(integer(seed, where, 0, INT64_MAX));
-  }
+  if (const json* v = param("seed", where)) values["seed"] = seeds_from_json(*v, where);
   // A pattern whose runs span devices takes every one unless told which.
   std::vector<int> devices = p.min_devices > 1 ? parse_devices("all", path) : std::vector<int>{0};
   if (devices_given) devices = *devices_given;
   if (const json* v = param("device", where)) {
     if (devices_given) fail(where, "--devices names the devices: leave out params.device, or --devices");
-    if (v->is_string() && v->get<std::string>() == "all") {
-      devices = parse_devices("all", where);
-    } else {
-      if (v->is_array() && v->empty()) fail(where, "an empty list");
-      devices.clear();
-      for (const json& d : v->is_array() ? *v : json::array({*v})) devices.push_back(int(integer(d, where, 0, 1023)));
-    }
+    devices = devices_from_json(*v, where);
   }
   for (const Axis& a : p.axes)
     if (const json* v = param(a.name, where)) values[a.name] = values_from_json(a, *v, where);
@@ -102,6 +121,12 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
   check_keys(defaults, {"variants", "params", "measure"}, "defaults");
   if (defaults.contains("params")) require_object(defaults["params"], "defaults.params");
   const json shared_measure = defaults.value("measure", json::object());
+  // The defaults' variants must be steps of a benchmark's pattern, even
+  // where every benchmark names its own.
+  std::optional<std::string> shared_variants;
+  if (defaults.contains("variants")) shared_variants = variant_list(defaults["variants"], "defaults.variants");
+  bool shared_variants_fit = false;
+  std::string shared_variants_fault;  // the first benchmark's pattern's complaint
 
   if (!config.contains("benchmarks")) fail("benchmarks", "missing");
   const json& list = config.at("benchmarks");
@@ -125,7 +150,16 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
       fail(path, fmt::format("the config plans more than {} runs up to this benchmark, the limit (--max-runs)", max_runs));
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
+    if (shared_variants && !shared_variants_fit) {
+      try {
+        chosen_steps(*p, *shared_variants);
+        shared_variants_fit = true;
+      } catch (const UsageError& e) {
+        if (shared_variants_fault.empty()) shared_variants_fault = e.what();
+      }
+    }
   }
+  if (shared_variants && !shared_variants_fit) fail("defaults.variants", shared_variants_fault);
   const json shared_params = defaults.value("params", json::object());
   for (const auto& [key, value] : shared_params.items())
     if (std::find(used.begin(), used.end(), key) == used.end())

@@ -104,7 +104,16 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
         const bool negative = item.size() > 1 && item[0] == '-';
         const std::optional<std::uint64_t> plain = whole_number(negative ? item.substr(1) : item);
         if (plain && *plain > std::uint64_t(kMaxSize)) throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
-        const std::int64_t v = !plain ? parse_size(item) : negative ? -std::int64_t(*plain) : std::int64_t(*plain);
+        std::int64_t v = 0;
+        if (plain) {
+          v = negative ? -std::int64_t(*plain) : std::int64_t(*plain);
+        } else {
+          try {
+            v = parse_size(item);
+          } catch (const SizeError&) {  // its "size '3:15': ..." would call the axis a size
+            throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
+          }
+        }
         if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
         out.emplace_back(v);
       }

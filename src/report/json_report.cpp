@@ -180,6 +180,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   if (j.contains("measure")) {
     r.measure = j.at("measure");
     if (!r.measure.is_null()) json_fields::require_object(r.measure, where + "/measure");
+    refuse_control_characters_in(r.measure, where + "/measure");  // fleet prints its devices
   }
   r.samples_ms = field<std::vector<double>>(j, "samples_ms", where);
   r.stats.median_ms = field<double>(j, "median_ms", where);
@@ -190,6 +191,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
   if (j.contains("details")) r.details = field<json>(j, "details", where);
+  refuse_control_characters_in(r.details, where + "/details");
   r.device = j.contains("device") ? field<int>(j, "device", where) : -1;  // older files: not recorded
   if (j.contains("clocks") && !j.at("clocks").is_null()) {
     r.clocks = field<json>(j, "clocks", where);
@@ -197,7 +199,12 @@ BenchResult common_fields(const json& j, const std::string& where) {
     if (!r.clocks.is_object() || flag("throttled") || flag("power_limited"))
       throw UsageError(fmt::format("{}/clocks: expected an object whose throttled and power_limited are true or false", where));
   }
-  if (j.contains("l2")) r.hot = field<std::string>(j, "l2", where) == "hot";
+  if (j.contains("l2")) {
+    const std::string l2 = field<std::string>(j, "l2", where);
+    if (l2 != "flushed" && l2 != "hot" && l2 != "n/a")  // n/a: host rows of older files
+      json_fields::fail_got(where + "/l2", "'flushed', 'hot' or 'n/a'", json(l2));
+    r.hot = l2 == "hot";
+  }
   // A gate must not compare what no run can have measured.
   auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   const std::string row = fmt::format("{} ({} {})", where, r.variant, r.params.dump());
@@ -221,6 +228,7 @@ BenchResult result_from_json(const json& j, const std::string& where) {
   BenchResult r = common_fields(j, where);
   if (const auto c = optional_field<std::string>(j, "continues", where)) r.continues = *c;
   r.tags = field<json>(j, "tags", where);
+  refuse_control_characters_in(r.tags, where + "/tags");
   r.primary = field<std::string>(j, "primary", where);
   const json metrics = field<json>(j, "metrics", where);
   if (!metrics.is_array()) json_fields::fail_got(where + "/metrics", "a list", metrics);

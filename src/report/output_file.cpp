@@ -95,7 +95,8 @@ OutputTarget check_one(const std::string& path) {
   if (path == "-") return {path, path, OutputTarget::Kind::standard_output};
   struct stat st {};
   const bool exists = stat(path.c_str(), &st) == 0;  // follows links
-  if (path.back() == '/' || (exists && S_ISDIR(st.st_mode))) fail(path, "it is a directory, not a file");
+  if (exists && S_ISDIR(st.st_mode)) fail(path, "it is a directory, not a file");
+  if (path.back() == '/') fail(path, "a path that ends in '/' names a directory, not a file");
   // /dev/stdout (or /proc/self/fd/1) redirected to a file is our standard
   // output: replacing that file would lose what is already written to it.
   if (exists && open_as(STDOUT_FILENO, st)) return {path, path, OutputTarget::Kind::standard_output};
@@ -241,7 +242,7 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
     }
     // Also where the caller printed a table there before: what the user
     // would read is lost, so no file is replaced.
-    if (!out) fail("-", "the standard output failed");
+    if (!out) throw UsageError("writing the standard output failed: no output file was written");
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (temps[i].empty()) continue;
       if (std::rename(temps[i].c_str(), outputs[i].first.written.c_str()) != 0) fail(outputs[i].first.path, std::strerror(errno));

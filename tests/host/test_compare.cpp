@@ -46,12 +46,14 @@ BenchResult& find(RunReport& rep, const std::string& variant) {
   throw;
 }
 
-Verdict verdict_of(const compare::Comparison& c, const std::string& variant) {
+const compare::Row& row_of(const compare::Comparison& c, const std::string& variant) {
   for (const auto& row : c.rows)
-    if (row.variant == variant) return row.verdict;
+    if (row.variant == variant) return row;
   FAIL("no row " << variant);
   throw;
 }
+
+Verdict verdict_of(const compare::Comparison& c, const std::string& variant) { return row_of(c, variant).verdict; }
 
 // base's rows on one device per name, device d named names[d].
 RunReport on_gpus_named(const RunReport& base, const std::vector<std::string>& names) {
@@ -69,12 +71,7 @@ RunReport on_gpus_named(const RunReport& base, const std::vector<std::string>& n
   return r;
 }
 
-std::string why_of(const compare::Comparison& c, const std::string& variant) {
-  for (const auto& row : c.rows)
-    if (row.variant == variant) return row.why;
-  FAIL("no row " << variant);
-  throw;
-}
+std::string why_of(const compare::Comparison& c, const std::string& variant) { return row_of(c, variant).why; }
 
 }  // namespace
 
@@ -182,8 +179,7 @@ TEST_CASE("one stray sample does not hide a slowdown: the quartiles are apart") 
   resample(find(base, "reduce3"), m, {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07});
   resample(find(fresh, "reduce3"), m, {3.00, 3.01, 3.02, 3.03, 3.04, 3.05, 3.06, 0.9});  // three times slower, but one
   const auto c = compare::compare(base, fresh, {});
-  for (const auto& row : c.rows)
-    if (row.variant == "reduce3") CHECK(row.p_value > 0.01);  // the rank test alone would let it pass
+  CHECK(row_of(c, "reduce3").p_value > 0.01);  // the rank test alone would let it pass
   CHECK(verdict_of(c, "reduce3") == Verdict::slower);
   CHECK(compare::exit_code(c) == 1);
 }
@@ -232,16 +228,20 @@ TEST_CASE("a baseline row that did not verify sets no pace: unclear") {
 }
 
 TEST_CASE("the base column holds the baseline's value of the new row's primary metric") {
-  const RunReport base = real_result();
+  RunReport base = real_result();
   RunReport fresh = base;
   find(fresh, "reduce3").primary = "pct_of_peak";
+  for (Metric& m : find(fresh, "reduce3").metrics)  // the base column must not read the new file's value
+    if (m.name == "pct_of_peak") m.value = *m.value * 2;
   find(fresh, "reduce6").primary = "new_metric";
   find(fresh, "reduce6").metrics.emplace_back("new_metric", "new", "x", 1.0);
   const auto c = compare::compare(base, fresh, {});
-  for (const auto& row : c.rows) {
-    if (row.variant == "reduce3") CHECK(row.base == find(fresh, "reduce3").metric("pct_of_peak")->value);
-    if (row.variant == "reduce6") CHECK_FALSE(row.base.has_value());
-  }
+  const Metric* was = find(base, "reduce3").metric("pct_of_peak");
+  REQUIRE(was != nullptr);
+  REQUIRE(was->value.has_value());
+  CHECK(row_of(c, "reduce3").base == was->value);
+  CHECK(row_of(c, "reduce3").fresh == *was->value * 2);
+  CHECK_FALSE(row_of(c, "reduce6").base.has_value());
   CHECK(compare::format_comparison(c, false).find("  -  ") != std::string::npos);
   CHECK(compare::exit_code(c) == 0);
 }
@@ -319,9 +319,10 @@ TEST_CASE("a version 1 baseline reads as metrics and gates a version 2 run") {
   CHECK(compare::exit_code(c) == 0);
 
   const RunReport gemm = report_from_json(load_json_file(dir + "/tests/data/v1/gemm-4096.json"));
+  REQUIRE_FALSE(gemm.results.empty());
   const BenchResult& naive = gemm.results.front();
   CHECK(naive.primary == "tflops");
-  CHECK(*naive.primary_value() == Approx(0.49828).epsilon(1e-4));  // its gflops field, 498.28
+  CHECK(naive.primary_value().value() == Approx(0.49828).epsilon(1e-4));  // its gflops field, 498.28
   CHECK(naive.tags.at("precision") == "fp32");
   REQUIRE(naive.metric("pct_of_library"));
   CHECK(naive.metric("pct_of_library")->value.has_value());
@@ -431,6 +432,8 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
   }
   SECTION("two GPUs: the slower against the faster") {
     const auto f = fleet::judge({{"run.json", on_gpus(base, {1.10, 1.0})}}, 0.05);
+    REQUIRE_FALSE(f.rows.empty());
+    REQUIRE(f.rows.front().devices.size() == 2);
     CHECK(f.rows.front().devices.front().slow);
     CHECK_FALSE(f.rows.front().devices.back().slow);
   }
@@ -450,6 +453,7 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
     scale(wrong, 0.5);
     const auto f = fleet::judge({{"run.json", r}}, 0.05);
     CHECK(fleet::exit_code(f) == 1);
+    REQUIRE_FALSE(f.rows.empty());
     for (const auto& row : f.rows)
       for (const auto& d : row.devices) CHECK_FALSE(d.slow);  // the healthy GPUs are judged against each other
   }
@@ -567,10 +571,13 @@ TEST_CASE("a row measured with other devices running against one measured alone 
     r.measure["concurrent_devices"] = 2;
   }
   const auto c = compare::compare(base, fresh, {});
+  REQUIRE(c.rows.size() == base.results.size());
   for (const auto& row : c.rows) CHECK(row.verdict == Verdict::unclear);
   RunReport both = fresh;
   for (BenchResult& r : both.results) scale(r, 2.0);
-  for (const auto& row : compare::compare(both, fresh, {}).rows) CHECK(row.verdict == Verdict::faster);
+  const auto d = compare::compare(both, fresh, {});
+  REQUIRE(d.rows.size() == base.results.size());
+  for (const auto& row : d.rows) CHECK(row.verdict == Verdict::faster);
 }
 
 TEST_CASE("rows whose runs spanned different sets of GPUs are unclear, however fast") {
@@ -580,8 +587,12 @@ TEST_CASE("rows whose runs spanned different sets of GPUs are unclear, however f
     scale(r, 0.5);
     r.measure["devices"] = {0, 1};
   }
-  for (const auto& row : compare::compare(base, fresh, {}).rows) CHECK(row.verdict == Verdict::unclear);
+  const auto c = compare::compare(base, fresh, {});
+  REQUIRE(c.rows.size() == base.results.size());
+  for (const auto& row : c.rows) CHECK(row.verdict == Verdict::unclear);
   RunReport same = fresh;
   for (BenchResult& r : same.results) scale(r, 2.0);
-  for (const auto& row : compare::compare(same, fresh, {}).rows) CHECK(row.verdict == Verdict::faster);
+  const auto d = compare::compare(same, fresh, {});
+  REQUIRE(d.rows.size() == base.results.size());
+  for (const auto& row : d.rows) CHECK(row.verdict == Verdict::faster);
 }

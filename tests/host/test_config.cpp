@@ -83,6 +83,17 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
       {R"([1, 2])", "(root): expected an object"},
       {R"({"defaults": {"params": {"op": "prod"}}, "benchmarks": [{"pattern": "reduce"}]})",
        R"(defaults.params.op: expected one of sum, min, max, got "prod")"},
+      // A default every benchmark overrides is checked all the same.
+      {R"({"defaults": {"params": {"n": "garbage"}}, "benchmarks": [{"pattern": "reduce", "params": {"n": 1024}}]})",
+       R"(defaults.params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "garbage" (not a number))"},
+      {R"({"defaults": {"params": {"seed": -1}}, "benchmarks": [{"pattern": "reduce", "params": {"seed": 1}}]})",
+       "defaults.params.seed: expected an integer from 0"},
+      {R"({"defaults": {"params": {"device": []}}, "benchmarks": [{"pattern": "reduce", "params": {"device": 0}}]})",
+       "defaults.params.device: an empty list"},
+      {R"({"defaults": {"variants": 5}, "benchmarks": [{"pattern": "reduce", "variants": "cpu"}]})",
+       "defaults.variants: expected"},
+      {R"({"defaults": {"variants": "foo"}, "benchmarks": [{"pattern": "reduce", "variants": "cpu"}]})",
+       "defaults.variants: unknown reduce variant 'foo'"},
       {R"({"defaults": {"measure": {"min_time": -1}}, "benchmarks": [{"pattern": "reduce"}]})",
        "defaults.measure.min_time: expected seconds from 0 to 3600, got -1"},
       {R"({"benchmarks": [{"pattern": "reduce", "measure": {"hot": "yes"}}]})",
@@ -103,6 +114,16 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
   // Where the expectation says it all, no reason follows.
   CHECK_THROWS_WITH(plan(json::parse(R"({"benchmarks": [{"pattern": "reduce", "params": {"block": 48}}]})")),
                     "benchmarks[0].params.block: expected a power of two from 32 to 1024, got 48");
+}
+
+TEST_CASE("the defaults' variants need fit only one benchmark's pattern where every benchmark names its own") {
+  const auto d = descriptions(json::parse(
+      R"({"defaults": {"variants": "cub"},
+          "benchmarks": [{"pattern": "gemm", "variants": "cpu", "params": {"m": 64, "n": 64, "k": 64}},
+                         {"pattern": "reduce", "variants": "cpu", "params": {"n": 1024}}]})"));
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].find("variants=cpu") != std::string::npos);
+  CHECK(d[1].find("variants=cpu") != std::string::npos);
 }
 
 TEST_CASE("the shipped configs are valid") {

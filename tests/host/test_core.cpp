@@ -67,6 +67,7 @@ TEST_CASE("a run is the cross product of the axes, one table each, with metrics,
   REQUIRE(r.rc == kExitOk);
   CHECK(r.out.find("toy mode=a n=1000 scale=2 seed=42 L2=flushed") < r.out.find("toy mode=a n=2048 scale=2"));
   CHECK(r.out.find("toy mode=a n=2048 scale=2") < r.out.find("toy mode=a n=1000 scale=3"));
+  CHECK(r.out.find("toy mode=a n=1000 scale=3") != std::string::npos);
   for (const char* s : {"variant", "impl", "median", "GB/s", "% lib", "elems", "step x", "total x", "100.0%", "std"})
     CHECK(r.out.find(s) != std::string::npos);
 

@@ -103,14 +103,14 @@ TEST_CASE("the tensor-core ceiling: bf16 and tf32 on 8.0 and 9.0, none for fp32 
   a100.cc_major = 8;
   a100.sm_count = 108;
   a100.sm_clock_mhz = 1410;
-  CHECK(*tensor_peak_tflops(a100, Precision::bf16) == Approx(312).epsilon(0.001));  // the A100's dense bf16 figure
-  CHECK(*tensor_peak_tflops(a100, Precision::tf32) == Approx(156).epsilon(0.001));
+  CHECK(tensor_peak_tflops(a100, Precision::bf16).value() == Approx(312).epsilon(0.001));  // the A100's dense bf16 figure
+  CHECK(tensor_peak_tflops(a100, Precision::tf32).value() == Approx(156).epsilon(0.001));
   DeviceInfo hopper = a100;
   hopper.cc_major = 9;
   hopper.sm_count = 132;
   hopper.sm_clock_mhz = 1980;
-  CHECK(*tensor_peak_tflops(hopper, Precision::bf16) == Approx(2 * 132 * 2048 * 1980e6 / 1e12));
-  CHECK(*tensor_peak_tflops(hopper, Precision::tf32) == Approx(132 * 2048 * 1980e6 / 1e12));
+  CHECK(tensor_peak_tflops(hopper, Precision::bf16).value() == Approx(2 * 132 * 2048 * 1980e6 / 1e12));
+  CHECK(tensor_peak_tflops(hopper, Precision::tf32).value() == Approx(132 * 2048 * 1980e6 / 1e12));
   CHECK_FALSE(tensor_peak_tflops(hopper, Precision::fp32));
   for (const auto& [major, minor] : {std::pair{8, 6}, {8, 9}, {10, 0}, {7, 0}}) {
     hopper.cc_major = major;

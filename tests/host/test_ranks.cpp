@@ -132,6 +132,7 @@ TEST_CASE("ranks: rank 0's report holds every rank's rows, each GPU with its ran
   SECTION("fleet finds the slow GPU by its host and UUID") {
     const auto f = fleet::judge({{"fleet.json", merged}}, 0.05);
     CHECK(fleet::exit_code(f) == 1);
+    REQUIRE_FALSE(f.rows.empty());
     for (const auto& row : f.rows)
       for (const auto& d : row.devices) CHECK(d.slow == (d.device.find("node2 GPU-00000002") == 0));
   }

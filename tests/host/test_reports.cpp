@@ -57,10 +57,10 @@ RunReport sample_report() {
 TEST_CASE("speedups: step within a ladder, total against the first row") {
   const auto rs = sample_report().results;
   CHECK_FALSE(step_speedup(rs, 0));
-  CHECK(*step_speedup(rs, 1) == Approx(2.0));
+  CHECK(step_speedup(rs, 1).value() == Approx(2.0));
   CHECK_FALSE(step_speedup(rs, 2));  // baselines have no previous step
   CHECK_FALSE(step_speedup(rs, 3));  // first of its ladder
-  CHECK(*total_speedup(rs, 2) == Approx(4.0));
+  CHECK(total_speedup(rs, 2).value() == Approx(4.0));
 }
 
 TEST_CASE("the JSON document carries the documented fields and reads back") {
@@ -161,6 +161,8 @@ TEST_CASE("output files are written whole, and unwritable paths are refused up f
   CHECK_THROWS_AS(check_outputs({"/nonexistent-dir/x.json"}, {}), UsageError);
   CHECK_THROWS_WITH(check_outputs({"/tmp"}, {}), Catch::Contains("is a directory"));
   CHECK_THROWS_AS(check_outputs({"results/"}, {}), UsageError);
+  CHECK_THROWS_WITH(check_outputs({path + "/"}, {}),  // a file's name with a '/' after it
+                    Catch::EndsWith("a path that ends in '/' names a directory, not a file"));
 }
 
 TEST_CASE("an output stream that fails leaves the files of the same command as they were") {
