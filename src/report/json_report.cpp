@@ -15,6 +15,7 @@
 #include "src/detail/errors.hpp"
 #include "src/detail/json_fields.hpp"
 #include "src/detail/json_text.hpp"
+#include "src/detail/stats.hpp"
 #include "src/detail/strings.hpp"
 
 namespace gpubench {
@@ -220,6 +221,13 @@ BenchResult common_fields(const json& j, const std::string& where) {
   if (!within(r.stats.median_ms, 0) || !within(r.stats.mean_ms, 1e-9))
     throw UsageError(row + ": median_ms and mean_ms must lie between min_ms and max_ms");
   if (!(std::isfinite(r.stats.noise) && r.stats.noise >= 0)) throw UsageError(row + ": noise must be a number, 0 or more");
+  // compare reads both the statistics and the samples: they must agree (the
+  // samples are written to float precision, the statistics to double).
+  const Stats of_samples = summarize(r.samples_ms);
+  const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * b; };
+  if (!near(of_samples.min_ms, r.stats.min_ms) || !near(of_samples.max_ms, r.stats.max_ms) ||
+      !near(of_samples.median_ms, r.stats.median_ms))
+    throw UsageError(row + ": min_ms, max_ms and median_ms must be the least, the greatest and the median of samples_ms");
   if (r.verified && r.error) throw UsageError(row + ": verified is true, yet the row has an error");
   return r;
 }

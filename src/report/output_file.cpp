@@ -65,6 +65,14 @@ std::string identity(const std::string& path) {
   return ec ? path : p.string();
 }
 
+// Whether `a` and `b` name one file: by path, links resolved, or where both
+// exist by device and inode (a hard link has a path of its own).
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  return identity(a) == identity(b);
+}
+
 // The file that writing `path` (which does not exist) makes: at the end of
 // its chain of links, if it is one, so that the links keep pointing at it.
 std::string file_to_make(const std::string& path) {
@@ -181,11 +189,11 @@ std::vector<OutputTarget> check_outputs(const std::vector<std::string>& outputs,
     for (const OutputTarget& other : targets) {
       const bool both_stdout =
           t.kind == OutputTarget::Kind::standard_output && other.kind == OutputTarget::Kind::standard_output;
-      if (both_stdout || (t.kind != OutputTarget::Kind::special && identity(other.written) == identity(t.written)))
+      if (both_stdout || (t.kind != OutputTarget::Kind::special && same_file(other.written, t.written)))
         throw UsageError(fmt::format("'{}' is named as two outputs", path));
     }
     for (const std::string& in : inputs)
-      if (t.kind != OutputTarget::Kind::standard_output && identity(in) == identity(t.written))
+      if (t.kind != OutputTarget::Kind::standard_output && same_file(in, t.written))
         throw UsageError(fmt::format("cannot write '{}': it is an input of this command", path));
     targets.push_back(std::move(t));
   }

@@ -147,6 +147,11 @@ TEST_CASE("2: outputs never replace what is not a regular file, nor an input, no
   write(d / "c.json", R"({"benchmarks": [{"pattern": "toy"}]})");
   expect_usage(cli({"run", d / "c.json", "--json", d / "c.json"}), "it is an input");
   CHECK(read(d / "c.json") == R"({"benchmarks": [{"pattern": "toy"}]})");
+  // A hard link is the same file under another name.
+  fs::create_hard_link(d / "a.json", d / "hard.json");
+  expect_usage(cli({"compare", d / "a.json", d / "a.json", "--json", d / "hard.json"}), "it is an input");
+  CHECK(read(d / "a.json") == a);
+  expect_usage(cli(toy_run({"--json", d / "a.json", "--csv", d / "hard.json"})), "named as two outputs");
 }
 
 TEST_CASE("3: the same path for two outputs is refused before running") {
@@ -351,6 +356,11 @@ TEST_CASE("14: rows no run can have measured are refused, naming the row") {
   expect_usage(with([](json& r) { r["median_ms"] = 1e308; }), "median_ms and mean_ms must lie between min_ms and max_ms");
   expect_usage(with([](json& r) { r["mean_ms"] = r["min_ms"].get<double>() / 2; }), "must lie between");
   expect_usage(with([](json& r) { r["noise"] = -1; }), "noise must be a number, 0 or more");
+  // The statistics are those of the samples (compare reads both).
+  expect_usage(with([](json& r) {
+                 for (json& v : r["samples_ms"]) v = 100.0;
+               }),
+               "min_ms, max_ms and median_ms must be the least, the greatest and the median of samples_ms");
   // Three equal samples of 0.1 ms sum to a mean an ulp above them: that is no contradiction.
   const Outcome equal = changed([](json& doc) {
     json& r = doc["results"][1];
