@@ -8,6 +8,7 @@
 
 #include "src/detail/errors.hpp"
 #include "src/detail/json_text.hpp"
+#include "src/detail/strings.hpp"
 #include "src/report/columns.hpp"
 #include "src/report/table.hpp"
 
@@ -22,7 +23,8 @@ std::string device_label(const Input& in, const BenchResult& r, const DeviceInfo
   if (!host.empty()) host += " ";
   if (d && !d->uuid.empty()) return fmt::format("{}{} ({})", host, d->uuid, d->name);
   const std::string index = r.device >= 0 ? fmt::format(" device {}", r.device) : "";  // files before rows had one
-  return fmt::format("{}{}{}", in.path, index, d ? " (" + d->name + ")" : "");
+  // The path is the user's, and may hold what a terminal would act on.
+  return fmt::format("{}{}{}", escape_display_controls(in.path), index, d ? " (" + d->name + ")" : "");
 }
 
 double lower_median(std::vector<double> v) {

@@ -560,6 +560,13 @@ TEST_CASE("gpubench fleet: exit 1 for a slow GPU, 0 for a healthy fleet, 2 for o
   CHECK(twice.rc == 2);
   CHECK(twice.err.find("is given twice") != std::string::npos);
   CHECK(fleet({slow, "--threshold", "x"}).rc == 2);
+  // A GPU without a UUID is named by its file, whose name a terminal must not act on.
+  RunReport no_uuid = base;
+  for (DeviceInfo& d : no_uuid.devices) d.uuid.clear();
+  const auto odd = fleet({write("odd\x1b[2J.json", no_uuid), write("plain.json", no_uuid)});
+  CHECK(odd.rc == 0);
+  CHECK(odd.out.find("odd\\u001b[2J.json device 0") != std::string::npos);
+  CHECK(odd.out.find('\x1b') == std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
