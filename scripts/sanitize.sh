@@ -20,6 +20,11 @@ tests="$build/tests/gpu_tests"
 multi="$build/tests/gpu_multi_tests"
 [ -x "$tests" ] && [ -x "$multi" ] || { echo "sanitize.sh: $tests or $multi not found; build first" >&2; exit 2; }
 command -v compute-sanitizer >/dev/null || { echo "sanitize.sh: compute-sanitizer not on PATH" >&2; exit 2; }
+# A spec that matches no test in either binary would run nothing and pass.
+# (Listing exits with the number of tests listed; grep -c exits 1 for none.)
+matched=$({ "$tests" "$spec" --list-test-names-only || true; "$multi" "$spec" --list-test-names-only || true; } |
+  grep -c . || true)
+[ "$matched" -gt 0 ] || { echo "sanitize.sh: no GPU test matches '$spec'" >&2; exit 2; }
 export GPUBENCH_TEST_QUICK=1
 status=0
 for tool in memcheck racecheck; do
@@ -27,7 +32,7 @@ for tool in memcheck racecheck; do
   extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   [ "$tool" = racecheck ] && extra=(--kernel-name-exclude kns=cusparse)
-  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" --warn NoTests || {
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$tests" "$spec" || {
     rc=$?
     # 77: no GPU, the tests skipped: nothing was checked.
     [ "$rc" -ne 77 ] || { echo "sanitize.sh: the GPU tests skipped (no CUDA device): nothing was checked" >&2; exit 77; }

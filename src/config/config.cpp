@@ -46,7 +46,7 @@ std::vector<int> devices_from_json(const json& v, const std::string& where) {
 // Reads `key` of `p`'s params, written at `where`, as a benchmark would.
 void check_param(const Pattern& p, const std::string& key, const json& v, const std::string& where) {
   if (key == "seed") seeds_from_json(v, where);
-  else if (key == "device") devices_from_json(v, where);
+  else if (key == "device" && v != "all") devices_from_json(v, where);  // "all" would ask the driver
   else
     for (const Axis& a : p.axes)
       if (a.name == key) values_from_json(a, v, where);

@@ -79,7 +79,8 @@ json to_json(const BenchResult& r) {
 
 // Tables and messages print a results file's names and values: a control
 // character would break the line or drive the terminal, a bidirectional one
-// reorder what follows. gpubench writes none of them.
+// reorder what follows. gpubench writes none of them in what is printed
+// (a row's details, never printed, may hold a step's own multi-line text).
 void refuse_control_characters(const std::string& text, const std::string& path) {
   for (std::size_t i = 0; i < text.size(); ++i)
     if (display_control_at(text, i)) json_fields::fail_got(path, "text without control characters", json(text));
@@ -191,8 +192,7 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.stats.noise = field<double>(j, "noise", where);
   r.verified = field<bool>(j, "verified", where);
   r.error = optional_field<std::string>(j, "error", where);
-  if (j.contains("details")) r.details = field<json>(j, "details", where);
-  refuse_control_characters_in(r.details, where + "/details");
+  if (j.contains("details")) r.details = field<json>(j, "details", where);  // never printed: may hold lines
   r.device = j.contains("device") ? field<int>(j, "device", where) : -1;  // older files: not recorded
   if (j.contains("clocks") && !j.at("clocks").is_null()) {
     r.clocks = field<json>(j, "clocks", where);

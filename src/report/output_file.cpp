@@ -1,5 +1,6 @@
 #include "src/report/output_file.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -250,7 +251,13 @@ void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outp
     }
     // Also where the caller printed a table there before: what the user
     // would read is lost, so no file is replaced.
-    if (!out) throw UsageError("writing the standard output failed: no output file was written");
+    if (!out) {
+      const bool files = std::any_of(outputs.begin(), outputs.end(), [](const auto& o) {
+        return o.first.kind != OutputTarget::Kind::standard_output;
+      });
+      throw UsageError(files ? "writing the standard output failed: no output file was written"
+                             : "writing the standard output failed");
+    }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       if (temps[i].empty()) continue;
       if (std::rename(temps[i].c_str(), outputs[i].first.written.c_str()) != 0) fail(outputs[i].first.path, std::strerror(errno));

@@ -3,7 +3,8 @@
 // last; steps that cannot take the point are skipped with a note), with
 // `samples` timed runs after the first, and expects every row verified, a row
 // or a skip note for every chosen step, and at least one row from the GPU. A
-// point that needs more memory than the machine has skips the test case.
+// point that needs more memory than the machine has free is not run and marks
+// the test case skipped (the case's other points still run and are checked).
 #pragma once
 
 #include <catch2/catch.hpp>
