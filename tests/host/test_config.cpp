@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "src/config/config.hpp"
@@ -43,7 +44,7 @@ TEST_CASE("a config expands into the cross product of its parameter lists") {
 }
 
 TEST_CASE("a malformed config is refused with the JSON path of the problem") {
-  const std::vector<std::pair<const char*, const char*>> cases = {
+  const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"benchmarks": [{"pattern": "reduce", "params": {"n": "abc"}}]})",
        R"(benchmarks[0].params.n: expected a size (4194304, "4M", "2^22", "2^16:2^30"), got "abc" (not a number))"},
       {R"({"benchmarks": [{"pattern": "reduce"}, {"pattern": "reduce", "params": {"n": [1, 0]}}]})",
@@ -75,7 +76,9 @@ TEST_CASE("a malformed config is refused with the JSON path of the problem") {
       {R"({"benchmarks": [{"pattern": "reduce", "variants": ["reduce0", "reduce99"]}]})",
        "benchmarks[0].variants: unknown reduce variant 'reduce99'"},
       {R"({"benchmarks": [{"pattern": "reduce", "variants": 7}]})", "benchmarks[0].variants: expected"},
-      {R"({"benchmarks": [{"pattern": "sort"}]})", R"(benchmarks[0].pattern: expected one of reduce, gemm, scan, histogram, conv2d, stencil3d, map, transfer, collective, got "sort")"},
+      {R"({"benchmarks": [{"pattern": "sort"}]})",
+       fmt::format(R"(benchmarks[0].pattern: expected one of {}, got "sort")",
+                   fmt::join(gpubench::builtin_patterns().names(), ", "))},
       {R"({"benchmarks": [{"variants": "all"}]})", "benchmarks[0].pattern: missing"},
       {R"({"benchmarks": []})", "benchmarks: expected a non-empty list, got []"},
       {R"({"benchmark": []})", "benchmark: unknown key"},
