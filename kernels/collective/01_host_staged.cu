@@ -34,6 +34,9 @@ void host_reduce(const std::vector<const T*>& in, T* out, std::int64_t n, Op op)
   });
 }
 
+// Pinned: one buffer per GPU's input and one for the sum.
+std::size_t staged_bytes(const Problem& p) { return std::size_t(p.gpus() + 1) * std::size_t(p.count) * elem_size(p.elem); }
+
 std::unique_ptr<Plan> make_host_staged(const Problem& p) {
   auto plan = std::make_unique<HostStaged>();
   const std::size_t bytes = std::size_t(p.count) * elem_size(p.elem);
@@ -68,4 +71,4 @@ void run_host_staged(const Problem& p, Plan* base) {
 
 GPUBENCH_COLLECTIVE_STEP(host_staged, Ladder::course,
                          "each GPU's input to pinned host memory, summed by all host threads, copied back to each",
-                         &always_available, &no_scratch, &make_host_staged, &run_host_staged)
+                         &always_available, &no_scratch, &staged_bytes, &make_host_staged, &run_host_staged)

@@ -72,4 +72,4 @@ void run_ring(const Problem& p, Plan* base) {
 
 GPUBENCH_COLLECTIVE_STEP(p2p_copy, Ladder::course,
                          "ring reduce-scatter + all-gather: cudaMemcpyPeerAsync between neighbours, an add kernel per step",
-                         &needs_peers, &segment_scratch, &make_ring, &run_ring)
+                         &needs_peers, &segment_scratch, &no_host_memory, &make_ring, &run_ring)

@@ -69,4 +69,4 @@ void run_direct(const Problem& p, Plan* base) {
 
 GPUBENCH_COLLECTIVE_STEP(p2p_direct, Ladder::course,
                          "kernels read the peers' buffers over NVLink: one-shot up to 256 KiB, two-shot above",
-                         &needs_direct_peers, &no_scratch, &make_direct, &run_direct)
+                         &needs_direct_peers, &no_scratch, &no_host_memory, &make_direct, &run_direct)

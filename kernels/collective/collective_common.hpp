@@ -68,6 +68,7 @@ inline const void* at(const void* p, std::int64_t i, Elem elem) {
 }
 
 inline std::size_t no_scratch(const Problem&) { return 0; }
+inline std::size_t no_host_memory(const Problem&) { return 0; }
 inline std::string always_available(const Problem&) { return {}; }
 
 }  // namespace gpubench::collective

@@ -50,17 +50,18 @@ struct Step {
   const char* summary;
   // Why the step cannot run on these devices (peer access, a library), or empty.
   std::string (*unavailable)(const Problem&);
-  std::size_t (*scratch_bytes)(const Problem&);
+  std::size_t (*scratch_bytes)(const Problem&);  // on each GPU
+  std::size_t (*host_bytes)(const Problem&);     // host memory its plan holds
   std::unique_ptr<Plan> (*make_plan)(const Problem&);
   void (*run)(const Problem&, Plan*);
 };
 
 }  // namespace gpubench::collective
 
-#define GPUBENCH_COLLECTIVE_STEP(NAME, LADDER, SUMMARY, UNAVAILABLE, SCRATCH, PLAN, RUN) \
-  namespace gpubench::collective {                                                    \
-  const Step& step_##NAME() {                                                         \
-    static const Step step{#NAME, LADDER, SUMMARY, UNAVAILABLE, SCRATCH, PLAN, RUN};  \
-    return step;                                                                      \
-  }                                                                                   \
+#define GPUBENCH_COLLECTIVE_STEP(NAME, LADDER, SUMMARY, UNAVAILABLE, SCRATCH, HOST, PLAN, RUN) \
+  namespace gpubench::collective {                                                          \
+  const Step& step_##NAME() {                                                               \
+    static const Step step{#NAME, LADDER, SUMMARY, UNAVAILABLE, SCRATCH, HOST, PLAN, RUN};  \
+    return step;                                                                            \
+  }                                                                                         \
   }

@@ -90,4 +90,4 @@ void run_nccl(const Problem& p, Plan* base) {
 }  // namespace gpubench::collective
 
 GPUBENCH_COLLECTIVE_STEP(nccl, Ladder::baseline, "ncclAllReduce, one communicator per GPU (ncclCommInitAll)",
-                         &nccl_available, &no_scratch, &make_comms, &run_nccl)
+                         &nccl_available, &no_scratch, &no_host_memory, &make_comms, &run_nccl)

@@ -108,6 +108,21 @@ std::vector<RunRequest> plan_benchmark(const Pattern& p, const json& defaults, c
   }
 }
 
+// The defaults' variants must be steps of a benchmark's pattern, even
+// where every benchmark names its own; else the first pattern's complaint.
+void check_fits_a_pattern(const std::string& variants, const std::vector<const Pattern*>& patterns) {
+  std::string fault;
+  for (const Pattern* p : patterns) {
+    try {
+      chosen_steps(*p, variants);
+      return;
+    } catch (const UsageError& e) {
+      if (fault.empty()) fault = e.what();
+    }
+  }
+  fail("defaults.variants", fault);
+}
+
 }  // namespace
 
 std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::size_t max_runs,
@@ -121,12 +136,8 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
   check_keys(defaults, {"variants", "params", "measure"}, "defaults");
   if (defaults.contains("params")) require_object(defaults["params"], "defaults.params");
   const json shared_measure = defaults.value("measure", json::object());
-  // The defaults' variants must be steps of a benchmark's pattern, even
-  // where every benchmark names its own.
   std::optional<std::string> shared_variants;
   if (defaults.contains("variants")) shared_variants = variant_list(defaults["variants"], "defaults.variants");
-  bool shared_variants_fit = false;
-  std::string shared_variants_fault;  // the first benchmark's pattern's complaint
 
   if (!config.contains("benchmarks")) fail("benchmarks", "missing");
   const json& list = config.at("benchmarks");
@@ -134,6 +145,7 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
 
   std::vector<RunRequest> runs;
   std::vector<std::string> used;  // the params of the benchmarks' patterns
+  std::vector<const Pattern*> benchmarked;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = fmt::format("benchmarks[{}]", i);
     const json& b = list[i];
@@ -150,16 +162,9 @@ std::vector<RunRequest> plan(const json& config, const Registry& patterns, std::
       fail(path, fmt::format("the config plans more than {} runs up to this benchmark, the limit (--max-runs)", max_runs));
     const std::vector<std::string> names = param_names(*p);
     used.insert(used.end(), names.begin(), names.end());
-    if (shared_variants && !shared_variants_fit) {
-      try {
-        chosen_steps(*p, *shared_variants);
-        shared_variants_fit = true;
-      } catch (const UsageError& e) {
-        if (shared_variants_fault.empty()) shared_variants_fault = e.what();
-      }
-    }
+    benchmarked.push_back(p);
   }
-  if (shared_variants && !shared_variants_fit) fail("defaults.variants", shared_variants_fault);
+  if (shared_variants) check_fits_a_pattern(*shared_variants, benchmarked);
   const json shared_params = defaults.value("params", json::object());
   for (const auto& [key, value] : shared_params.items())
     if (std::find(used.begin(), used.end(), key) == used.end())

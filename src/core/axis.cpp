@@ -54,6 +54,26 @@ Axis make_axis(std::string name, std::string help, Axis::Kind kind, std::string 
   return a;
 }
 
+// One item of an integer axis's list: a plain number as it is, sign and 0
+// included (sizes refuse both), else a size (4K, 2^10).
+std::int64_t integer_item(const Axis& a, const std::string& item) {
+  const bool negative = item.size() > 1 && item[0] == '-';
+  const std::optional<std::uint64_t> plain = whole_number(negative ? item.substr(1) : item);
+  if (plain && *plain > std::uint64_t(kMaxSize)) throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
+  std::int64_t v = 0;
+  if (plain) {
+    v = negative ? -std::int64_t(*plain) : std::int64_t(*plain);
+  } else {
+    try {
+      v = parse_size(item);
+    } catch (const SizeError&) {  // its "size '3:15': ..." would call the axis a size
+      throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
+    }
+  }
+  if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
+  return v;
+}
+
 }  // namespace
 
 Axis size_axis(std::string name, std::string help, std::string fallback, std::int64_t max) {
@@ -94,28 +114,12 @@ std::vector<json> values_from_text(const Axis& a, const std::string& text, const
       return out;
     }
     for (const std::string& item : split(text, ',')) {
-      if (a.kind == Axis::Kind::choice) {
-        if (std::find(a.choices.begin(), a.choices.end(), item) == a.choices.end())
-          throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
+      if (a.kind != Axis::Kind::choice) {
+        out.emplace_back(integer_item(a, item));
+      } else if (std::find(a.choices.begin(), a.choices.end(), item) != a.choices.end()) {
         out.emplace_back(item);
       } else {
-        // A plain number as it is, sign and 0 included (sizes refuse both),
-        // else a size: 4K, 2^10.
-        const bool negative = item.size() > 1 && item[0] == '-';
-        const std::optional<std::uint64_t> plain = whole_number(negative ? item.substr(1) : item);
-        if (plain && *plain > std::uint64_t(kMaxSize)) throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
-        std::int64_t v = 0;
-        if (plain) {
-          v = negative ? -std::int64_t(*plain) : std::int64_t(*plain);
-        } else {
-          try {
-            v = parse_size(item);
-          } catch (const SizeError&) {  // its "size '3:15': ..." would call the axis a size
-            throw UsageError(fmt::format("{}: must be {}", item, expected(a)));
-          }
-        }
-        if (!in_range(a, v)) throw UsageError(fmt::format("{}: must be {}", v, expected(a)));
-        out.emplace_back(v);
+        throw UsageError(fmt::format("unknown value '{}'; valid: {}", item, fmt::join(a.choices, ", ")));
       }
     }
   } catch (const UsageError& e) {

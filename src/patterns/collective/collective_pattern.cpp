@@ -106,16 +106,15 @@ class CollectiveFixture : public Fixture {
 
   // On each GPU: its input, its output, the largest scratch of the chosen
   // steps and the ceiling's probe; on the host: the input being built, one
-  // GPU's output read back, and host_staged's pinned buffers.
+  // GPU's output read back, and the largest host memory of the chosen steps.
   Footprint footprint(const Env& env) const override {
     const Problem shape = problem_shape(env.span);
-    const double gpus = double(std::max<std::size_t>(env.span.size(), 1));
-    double scratch = 0, pinned = 0;
+    double scratch = 0, held = 0;
     for (const std::size_t i : env.steps) {
       scratch = std::max(scratch, double(ladder()[i].scratch_bytes(shape)));
-      if (std::string(ladder()[i].name) == "host_staged") pinned = (gpus + 1) * double(bytes_);
+      held = std::max(held, double(ladder()[i].host_bytes(shape)));
     }
-    return {double(std::min(bytes_, kUploadChunk)) + double(bytes_) + pinned,
+    return {double(std::min(bytes_, kUploadChunk)) + double(bytes_) + held,
             2.0 * double(bytes_) + scratch + 2.0 * double(kProbeBytes)};
   }
 
