@@ -465,6 +465,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   CLI::App app{"gpubench: the classic GPU optimization ladders, verified and measured"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   app.require_subcommand(1);
+  app.fallthrough();  // --version after a command name, as before it
 
   std::list<PatternArgs> pattern_args;  // stable addresses: CLI11 writes into them
   for (const Pattern* p : patterns.patterns) {

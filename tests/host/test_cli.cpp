@@ -185,6 +185,10 @@ TEST_CASE("help and version exit 0") {
   const Outcome v = cli({"--version"});
   CHECK(v.rc == kExitOk);
   CHECK(v.out.find("gpubench") != std::string::npos);
+  // After a command, before its required arguments are checked.
+  const Outcome after = cli({"compare", "--version"});
+  CHECK(after.rc == kExitOk);
+  CHECK(after.out == v.out);
 }
 
 TEST_CASE("run: a config runs every benchmark and embeds the config in the JSON") {
