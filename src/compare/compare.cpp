@@ -177,6 +177,8 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
   }
   for (const std::string& k : base_keys)
     if (!fresh_keys.count(k)) c.only_in_base.push_back(k);
+  for (const UnavailableStep& u : fresh.unavailable)
+    if (const std::string k = key(u.row, by_device); !fresh_keys.count(k)) c.unavailable_in_new.emplace(k, u.why);
   return c;
 }
 
@@ -209,7 +211,10 @@ std::string format_comparison(const Comparison& c, bool markdown) {
   const std::vector<bool> left = {true, true, false, false, true, false, false, true};
   // Markdown: blank lines around the table, or the lines after it would read as its rows.
   out += markdown ? "\n" + markdown_columns(header, rows, left) + "\n" : text_columns(header, rows, left, false);
-  for (const auto& k : c.only_in_base) out += "only in base: " + k + "\n";
+  for (const auto& k : c.only_in_base) {
+    const auto why = c.unavailable_in_new.find(k);
+    out += "only in base: " + k + (why == c.unavailable_in_new.end() ? "" : " (unavailable in the new run: " + why->second + ")") + "\n";
+  }
   for (const auto& k : c.only_in_new) out += "only in new: " + k + "\n";
   const auto count = [&](Verdict v) {
     return std::count_if(c.rows.begin(), c.rows.end(), [v](const Row& r) { return r.verdict == v; });

@@ -52,6 +52,7 @@ struct Comparison {
   Options options;
   std::vector<Row> rows;
   std::vector<std::string> only_in_base, only_in_new;  // "variant {params}"
+  std::map<std::string, std::string> unavailable_in_new;  // rows of only_in_base the new run could not run: why
 };
 
 // Matches results by pattern, variant, params and L2 mode. Throws UsageError

@@ -7,9 +7,12 @@ std::optional<double> percent_of(std::optional<double> value, double ceiling) {
   return 100.0 * *value / ceiling;
 }
 
+Metric gbps_metric(double bytes, double median_ms) { return {"gbps", "GB/s", "GB/s", bytes / (median_ms * 1e-3) / 1e9, 1}; }
+
 std::vector<Metric> bandwidth_metrics(double bytes, double median_ms, const DeviceInfo* device) {
-  const double gbps = bytes / (median_ms * 1e-3) / 1e9;
-  return {{"gbps", "GB/s", "GB/s", gbps, 1},
+  const Metric m = gbps_metric(bytes, median_ms);
+  const double gbps = *m.value;
+  return {m,
           {"pct_of_peak", "% peak", "%", device ? percent_of(gbps, device->theoretical_gbps) : std::nullopt, 1},
           {"pct_of_copy", "% copy", "%", device ? percent_of(gbps, device->copy_gbps) : std::nullopt, 1}};
 }

@@ -9,6 +9,9 @@
 
 namespace gpubench {
 
+// GB/s of the bytes that must move.
+Metric gbps_metric(double bytes, double median_ms);
+
 // GB/s of the bytes that must move, and that as a percentage of the
 // theoretical DRAM bandwidth and of the measured copy (device rows only:
 // `device` null for host rows).

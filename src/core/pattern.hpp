@@ -82,8 +82,8 @@ class Fixture {
   virtual ~Fixture() = default;
   // Why the step cannot run on `device`, or empty. Asked first with a null
   // device, before any GPU is looked for: answer then what the point alone
-  // rules out. A step named by the user that cannot run is an error; `all`
-  // skips it with a note.
+  // rules out. A step named by the user that cannot run is an error; under
+  // `all` it is a row of RunReport::unavailable.
   virtual std::string unavailable(std::size_t /*step*/, const DeviceInfo* /*device*/) const { return {}; }
   // The same for a run that spans several devices: all of them, its own first.
   virtual std::string unavailable_across(std::size_t step, const std::vector<const DeviceInfo*>& span) const {

@@ -112,7 +112,8 @@ void check_span(const RunRequest& r) {
       throw UsageError(fmt::format("{}: device {} is named twice in one run", p.name, r.span[k]));
 }
 
-Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
+// `skipped`: the steps of `all` that cannot run here, and why.
+Checked check_request(const RunRequest& r, std::vector<std::pair<std::size_t, std::string>>* skipped) {
   const Pattern& p = *r.pattern;
   Checked c{host_plan(r), std::nullopt, {}};
   const std::vector<std::size_t> chosen = std::exchange(c.env.steps, {});
@@ -134,7 +135,7 @@ Checked check_request(const RunRequest& r, std::vector<std::string>* skipped) {
       why = c.env.span.empty() ? c.fixture->unavailable(i, c.env.device) : c.fixture->unavailable_across(i, c.env.span);
     if (why.empty()) c.env.steps.push_back(i);
     else if (r.variants != "all") throw UsageError(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
-    else if (skipped) skipped->push_back(fmt::format("{} variant {}: {}", p.name, p.steps[i].name, why));
+    else if (skipped) skipped->emplace_back(i, why);
   }
   const Footprint f = c.fixture->footprint(c.env);
   check_host_bytes(r, f, c.env.steps);
@@ -414,16 +415,16 @@ double host_memory_available() { return kHostShare * host_memory_bytes(); }
 RunReport run(const RunRequest& r, std::ostream& notes) {
   // Declared first, destroyed last: the fixture's buffers and library handles go before the stream.
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream(nullptr, [](cudaStream_t s) { cudaStreamDestroy(s); });
-  std::vector<std::string> skipped;
+  std::vector<std::pair<std::size_t, std::string>> skipped;
   Checked c = check_request(r, &skipped);
   c.env.device = c.device ? &*c.device : nullptr;  // the Checked may have moved
-  for (const std::string& why : skipped) notes << "gpubench: note: skipped " << why << "\n";
 
   // The other devices' streams and timers: destroyed before the fixture,
   // which uses streams of its own on them.
   std::vector<std::unique_ptr<CUstream_st, void (*)(cudaStream_t)>> peer_streams;
   std::vector<std::unique_ptr<GpuTimer>> timers;  // one per device of the run, its own first
   RunReport report;
+  for (const auto& [i, why] : skipped) report.unavailable.push_back({base_result(r, r.pattern->steps[i]), why});
   report.host = {{"name", host_name()}, {"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
   for (DeviceInfo* d : c.span()) {
     GPUBENCH_CUDA(cudaSetDevice(d->index));

@@ -77,7 +77,8 @@ double host_memory_available();
 // NoDeviceError when a device step is chosen and there is no GPU.
 void check(const RunRequest& r);
 
-// check(), then the run; notes (steps skipped) go to `notes`. A wrong result
+// check(), then the run; notes (what NVML cannot say) go to `notes`, and
+// steps of `all` that cannot run here to RunReport::unavailable. A wrong result
 // comes back with verified == false; CUDA errors throw CudaError naming the step.
 RunReport run(const RunRequest& r, std::ostream& notes);
 

@@ -67,6 +67,10 @@ RunReport merge_ranks(std::vector<RunReport> per_rank, const Rank& launch) {
       b.device = int(i);
       out.results.push_back(std::move(b));
     }
+    for (UnavailableStep& u : r.unavailable) {
+      u.row.device = int(i);
+      out.unavailable.push_back(std::move(u));
+    }
     if (i == 0) {
       out.host = r.host;
       out.config = r.config;

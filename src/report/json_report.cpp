@@ -273,6 +273,34 @@ BenchResult result_from_v1(const json& j, const std::string& where) {
   return r;
 }
 
+json to_json(const UnavailableStep& u) {
+  const BenchResult& r = u.row;
+  return {{"pattern", r.pattern}, {"variant", r.variant},
+          {"ladder", r.ladder},   {"summary", r.summary},
+          {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
+          {"device", r.device},   {"params", r.params},
+          {"why", u.why}};
+}
+
+UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
+  UnavailableStep u;
+  BenchResult& r = u.row;
+  r.pattern = field<std::string>(j, "pattern", where);
+  r.variant = field<std::string>(j, "variant", where);
+  r.ladder = field<std::string>(j, "ladder", where);
+  r.summary = field<std::string>(j, "summary", where);
+  r.tags = field<json>(j, "tags", where);
+  json_fields::require_object(r.tags, where + "/tags");
+  refuse_control_characters_in(r.tags, where + "/tags");
+  r.on_device = field<std::string>(j, "where", where) != "host";
+  r.device = field<int>(j, "device", where);
+  r.params = field<json>(j, "params", where);
+  json_fields::require_object(r.params, where + "/params");
+  refuse_control_characters_in(r.params, where + "/params");
+  u.why = field<std::string>(j, "why", where);
+  return u;
+}
+
 }  // namespace
 
 json to_json(const DeviceInfo& d) {
@@ -300,7 +328,8 @@ json to_json(const DeviceInfo& d) {
 }
 
 json to_json(const RunReport& report) {
-  json results = json::array(), devices = json::array();
+  json results = json::array(), devices = json::array(), unavailable = json::array();
+  for (const UnavailableStep& u : report.unavailable) unavailable.push_back(to_json(u));
   for (const DeviceInfo& d : report.devices) devices.push_back(to_json(d));
   std::set<std::string> l2;
   for (const auto& r : report.results) {
@@ -313,7 +342,8 @@ json to_json(const RunReport& report) {
               {"device", report.devices.empty() ? json(nullptr) : to_json(report.devices.front())},
               {"devices", devices},
               {"l2", l2.empty() ? "n/a" : l2.size() == 1 ? *l2.begin() : "mixed"},
-              {"results", results}};
+              {"results", results},
+              {"unavailable", unavailable}};
   if (report.config) doc["config"] = *report.config;
   if (!report.host.is_null()) doc["host"] = report.host;
   if (!report.launch.is_null()) doc["launch"] = report.launch;
@@ -357,6 +387,12 @@ RunReport report_from_json(const json& doc) {
       throw UsageError(fmt::format("{} ({}): its primary metric {} is {}, not a positive number", where, r.variant,
                                    r.primary, *v));
     if (!results[i].contains("l2")) r.hot = hot;
+  }
+  if (doc.contains("unavailable")) {  // files before it was written have none
+    const json unavailable = field<json>(doc, "unavailable", "");
+    if (!unavailable.is_array()) json_fields::fail_got("/unavailable", "a list", unavailable);
+    for (std::size_t i = 0; i < unavailable.size(); ++i)
+      report.unavailable.push_back(unavailable_from_json(unavailable[i], fmt::format("/unavailable/{}", i)));
   }
   if (doc.contains("config")) report.config = doc.at("config");
   if (doc.contains("host") && !doc.at("host").is_null()) {

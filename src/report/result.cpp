@@ -50,6 +50,7 @@ void append(RunReport& into, RunReport&& more) {
   }
   if (into.host.is_null()) into.host = more.host;
   for (auto& r : more.results) into.results.push_back(std::move(r));
+  for (auto& u : more.unavailable) into.unavailable.push_back(std::move(u));
 }
 
 std::string host_name(const RunReport& report) {

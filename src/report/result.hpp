@@ -62,9 +62,18 @@ struct BenchResult {
   nlohmann::json spanned_devices() const;
 };
 
+// A step `--variant all` chose that cannot run here (a compute capability,
+// a library that did not load): the row it would have had, without
+// samples or metrics, and why.
+struct UnavailableStep {
+  BenchResult row;
+  std::string why;
+};
+
 struct RunReport {
   std::vector<DeviceInfo> devices;  // each device the runs opened, in order; none when only host steps ran without a GPU
   std::vector<BenchResult> results;
+  std::vector<UnavailableStep> unavailable;
   std::optional<nlohmann::json> config;  // the config file a `gpubench run` expanded
   nlohmann::json host;                   // the host that ran: "cpu" (model), "threads" (host steps use all)
   nlohmann::json launch;                 // merged from the ranks of a launch: {"launcher", "ranks", "hosts"}; else null

@@ -26,16 +26,21 @@ struct Layout {
   std::vector<const Metric*> metrics;  // one per metric name, for its label
 };
 
-Layout layout_of(const std::vector<BenchResult>& rs, std::size_t begin, std::size_t end) {
+Layout layout_of(const std::vector<const BenchResult*>& rows) {
   Layout l;
-  for (std::size_t i = begin; i < end; ++i) {
-    for (const auto& [key, value] : rs[i].tags.items())
+  for (const BenchResult* r : rows) {
+    for (const auto& [key, value] : r->tags.items())
       if (std::find(l.tags.begin(), l.tags.end(), key) == l.tags.end()) l.tags.push_back(key);
-    for (const Metric& m : rs[i].metrics)
+    for (const Metric& m : r->metrics)
       if (std::none_of(l.metrics.begin(), l.metrics.end(), [&](const Metric* x) { return x->name == m.name; }))
         l.metrics.push_back(&m);
   }
   return l;
+}
+
+// The same point of the same pattern, on the same device and L2 setting.
+bool same_run(const BenchResult& a, const BenchResult& b) {
+  return a.pattern == b.pattern && a.params == b.params && a.hot == b.hot && a.device == b.device;
 }
 
 constexpr const char* kPowerCell = "no (power)";
@@ -50,9 +55,16 @@ struct Table {
   std::vector<Cells> rows;
 };
 
+// After the rows that ran, those of the same run whose steps could not.
 Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
   const auto& rs = report.results;
-  const Layout l = layout_of(rs, begin, end);
+  std::vector<const BenchResult*> rows;
+  for (std::size_t i = begin; i < end; ++i) rows.push_back(&rs[i]);
+  std::vector<const BenchResult*> unavailable;
+  for (const UnavailableStep& u : report.unavailable)
+    if (same_run(u.row, rs[begin])) unavailable.push_back(&u.row);
+  rows.insert(rows.end(), unavailable.begin(), unavailable.end());
+  const Layout l = layout_of(rows);
   Table t;
   t.header = {"variant", "step"};
   t.header.insert(t.header.end(), l.tags.begin(), l.tags.end());
@@ -80,6 +92,13 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
     row.push_back(r.verified ? "PASS" : "FAIL");
     t.rows.push_back(std::move(row));
   }
+  for (const BenchResult* u : unavailable) {
+    Cells row = {u->variant, u->summary};
+    for (const std::string& tag : l.tags) row.push_back(u->tags.contains(tag) ? value_text(u->tags.at(tag)) : "-");
+    row.resize(t.header.size() - 1, "-");
+    row.push_back("unavailable");
+    t.rows.push_back(std::move(row));
+  }
   return t;
 }
 
@@ -87,10 +106,18 @@ std::string params_line(const BenchResult& r) {
   return fmt::format("{} {} L2={}", r.pattern, params_text(r.params, " "), r.hot ? "hot" : "flushed");
 }
 
+// The failed rows, then why each step that could not run could not (once
+// a reason: a sweep has it at every point).
 std::string failures(const RunReport& report) {
   std::string out;
   for (const auto& r : report.results)
     if (r.error) out += fmt::format("FAIL {} ({}): {}\n", r.variant, r.params.dump(), *r.error);
+  std::vector<std::string> said;
+  for (const UnavailableStep& u : report.unavailable) {
+    const std::string line = fmt::format("unavailable: {} {}: {}\n", u.row.pattern, u.row.variant, u.why);
+    if (std::find(said.begin(), said.end(), line) == said.end()) said.push_back(line);
+  }
+  for (const std::string& line : said) out += line;
   return out;
 }
 

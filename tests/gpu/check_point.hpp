@@ -1,8 +1,8 @@
 // Runs the chosen steps of a pattern at one point through the benchmark
 // itself (output poisoned before each run, checked after the first and the
-// last; steps that cannot take the point are skipped with a note), with
+// last; steps that cannot take the point are unavailable rows), with
 // `samples` timed runs after the first, and expects every row verified, a row
-// or a skip note for every chosen step, and at least one row from the GPU. A
+// that ran or an unavailable one for every chosen step, and at least one row from the GPU. A
 // point that needs more memory than the machine has free is not run and marks
 // the test case skipped (the case's other points still run and are checked).
 #pragma once
@@ -37,13 +37,11 @@ inline void check_point(const std::string& pattern, const Point& point, const st
   }
   const std::string text = notes.str();
   std::cerr << text;
-  std::size_t skipped = 0;
-  for (std::size_t at = text.find("note: skipped "); at != std::string::npos; at = text.find("note: skipped ", at + 1))
-    ++skipped;
+  for (const UnavailableStep& u : rep.unavailable) std::cerr << "unavailable: " << u.row.variant << ": " << u.why << "\n";
   INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << text);
-  // At least one row from the GPU: a run whose every device step was skipped has checked none.
+  // At least one row from the GPU: a run whose every device step was unavailable has checked none.
   CHECK(std::any_of(rep.results.begin(), rep.results.end(), [](const BenchResult& r) { return r.on_device; }));
-  CHECK(rep.results.size() + skipped == select_steps(*p, variants).size());
+  CHECK(rep.results.size() + rep.unavailable.size() == select_steps(*p, variants).size());
   for (const auto& r : rep.results) {
     INFO(r.variant << " " << r.params.dump() << ": " << r.error.value_or(""));
     CHECK(r.verified);

@@ -22,7 +22,7 @@ namespace {
 
 const std::vector<Sample> kTypes = {Sample::u8, Sample::u16, Sample::i32, Sample::f32};
 
-// Runs `variants` (steps that cannot take the point are skipped with a note)
+// Runs `variants` (steps that cannot take the point are unavailable rows)
 // and expects every row verified.
 void check_all(std::int64_t n, int bins, Sample type, const char* entropy, const char* variants = "all") {
   testing::check_point("histogram",

@@ -187,13 +187,39 @@ TEST_CASE("6: a host step runs without a GPU (gemm cpu, which needs OpenBLAS)") 
   CHECK(r.rc == kExitOk);
 }
 
-TEST_CASE("6: a host step that cannot run is refused by --dry-run too, and skipped by all") {
+TEST_CASE("6: a host step that cannot run is refused by name, by --dry-run too, and is an unavailable row of all") {
   expect_usage(cli(toy_run({"--variant", "library", "--mode", "b", "--dry-run"})), "not offered in mode b");
   expect_usage(cli(toy_run({"--variant", "library", "--mode", "b"})), "not offered in mode b");
-  const Outcome r = cli(toy_run({"--variant", "all", "--mode", "b", "--min-samples", "1"}));
-  INFO(r.err);
-  CHECK(r.rc == kExitVerifyFailed);  // `broken` runs and fails; `library` is skipped with a note
-  CHECK(r.err.find("not offered in mode b") != std::string::npos);
+  Dir d("unavailable");
+  const Outcome r = cli(toy_run({"--variant", "all", "--mode", "b", "--min-samples", "1", "--json", d / "b.json"}));
+  INFO(r.out << r.err);
+  CHECK(r.rc == kExitVerifyFailed);  // `broken` runs and fails; the others run beside the unavailable row
+  const std::size_t row = r.out.find("\nlibrary ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+  CHECK(line.find("std::accumulate") != std::string::npos);
+  CHECK(line.substr(line.size() - 13) == "  unavailable");
+  CHECK(r.out.find("\nunavailable: toy library: not offered in mode b\n") != std::string::npos);
+  const json doc = json::parse(read(d / "b.json"));
+  CHECK(doc.at("results").size() == 4);
+  REQUIRE(doc.at("unavailable").size() == 1);
+  CHECK(doc.at("unavailable").at(0).at("variant") == "library");
+  CHECK(doc.at("unavailable").at(0).at("why") == "not offered in mode b");
+  CHECK(doc.at("unavailable").at(0).at("params").at("mode") == "b");
+  // Read back: the file compares with itself (exit 1: its failed row).
+  const Outcome same = cli({"compare", d / "b.json", d / "b.json"});
+  CHECK(same.rc == 1);
+  CHECK(same.err.empty());
+  // A baseline that ran the step: compare says why the new run lacks it.
+  json base = doc;
+  base.at("results").push_back(doc.at("results").at(0));
+  base.at("results").back()["variant"] = "library";
+  base.erase("unavailable");
+  write(d / "base.json", base.dump());
+  const Outcome missing = cli({"compare", d / "base.json", d / "b.json"});
+  CHECK(missing.rc == 1);
+  CHECK(missing.out.find("only in base: toy library {\"mode\":\"b\",\"n\":100,\"scale\":1,\"seed\":42} "
+                         "(unavailable in the new run: not offered in mode b)\n") != std::string::npos);
 }
 
 TEST_CASE("7: shared defaults apply where a benchmark's pattern has the parameter") {

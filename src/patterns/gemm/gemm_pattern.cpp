@@ -121,11 +121,15 @@ class GemmFixture : public Fixture {
     const std::optional<double> tensor_peak =
         env.device && !s.on_host ? tensor_peak_tflops(*env.device, s.precision) : std::nullopt;
     const std::optional<Resources> res = step_resources(s.resources, true);
-    r.metrics = [this, fp32_peak, tensor_peak, res](double ms) {
+    // What must move: A and B once, in the step's input precision, and C once in fp32.
+    const double bytes = double(s.precision == Precision::bf16 ? 2 : 4) * (double(m_) * k_ + double(k_) * n_) +
+                         4.0 * double(m_) * n_;
+    r.metrics = [this, fp32_peak, tensor_peak, res, bytes](double ms) {
       const Metric t = tflops_metric(2.0 * double(m_) * n_ * k_, ms);
       std::vector<Metric> m{
           t, {"pct_of_fp32_peak", "% fp32", "%", fp32_peak ? percent_of(t.value, fp32_peak->fp32_peak_gflops / 1e3) : std::nullopt, 1},
-          {"pct_of_tensor_peak", "% tc", "%", tensor_peak ? percent_of(t.value, *tensor_peak) : std::nullopt, 1}};
+          {"pct_of_tensor_peak", "% tc", "%", tensor_peak ? percent_of(t.value, *tensor_peak) : std::nullopt, 1},
+          gbps_metric(bytes, ms)};
       for (Metric& r : resource_metrics(res)) m.push_back(std::move(r));
       return m;
     };
