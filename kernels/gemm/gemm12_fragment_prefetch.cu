@@ -9,7 +9,9 @@
 // of 24 registers before the multiply-adds of k-step p, so they arrive while
 // the math runs (the register double buffering of CUTLASS and cuBLAS). The
 // first k-step of each slab still waits, after the slab's barrier. The
-// kernel is pipelined's (pipelined_tile.cuh) with kPrefetch set.
+// cost: registers for the second set (245 a thread against pipelined's 226
+// in results/h200/gemm-4096.txt). The kernel is pipelined's
+// (pipelined_tile.cuh) with kPrefetch set.
 #include "kernels/gemm/pipelined_tile.cuh"
 
 GPUBENCH_GEMM_STEP_DYN(fragment_prefetch, Ladder::cuda_core, Precision::fp32,

@@ -9,9 +9,10 @@
 // 128-byte swizzled so that the rows of a warp land in different banks) and
 // one thread hands each box to the TMA, which writes it to C while the
 // warpgroup fills the other buffer and, after the last box, starts the next
-// tile. The buffers take the 32 KB left beside the 4 stages. C whose rows TMA
-// cannot address (a row not a multiple of 16 bytes) is written from registers
-// as before.
+// tile. The cost: the buffers take the 32 KB of shared memory left beside
+// the 4 stages, and C passes through shared memory once more. C whose rows
+// TMA cannot address (a row not a multiple of 16 bytes) is written from
+// registers as before.
 #include "kernels/gemm/cluster_tiles.cuh"
 #include "kernels/gemm/gemm_common.cuh"
 #include "kernels/gemm/sm90_instructions.cuh"

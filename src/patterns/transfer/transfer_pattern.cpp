@@ -147,6 +147,9 @@ class TransferFixture : public Fixture {
       }
     };
     r.body = [&s, p, ws, host, plan] { s.run(p, ws); };
+    // Tolerance 0: c[i] = a[i] + b[i] is one IEEE float add, which the host's
+    // reference (want_, the same add in float) rounds the same way, and the
+    // copies move bits; any difference is a lost or misplaced element.
     r.check = [this, host, check = s.check] {
       Verdict v{true, {}};
       if (check != Check::inputs) v = verify_within(host->c, want_.data(), n_, 0.0, "elements of c");
