@@ -34,8 +34,11 @@ void host_reduce(const std::vector<const T*>& in, T* out, std::int64_t n, Op op)
   });
 }
 
-// Pinned: one buffer per GPU's input and one for the sum.
-std::size_t staged_bytes(const Problem& p) { return std::size_t(p.gpus() + 1) * std::size_t(p.count) * elem_size(p.elem); }
+// Pinned: one buffer per GPU's input and one for the sum. Asked before the
+// GPUs are known (no devices yet), it counts the two a run spans at least.
+std::size_t staged_bytes(const Problem& p) {
+  return std::size_t(std::max(p.gpus(), 2) + 1) * std::size_t(p.count) * elem_size(p.elem);
+}
 
 std::unique_ptr<Plan> make_host_staged(const Problem& p) {
   auto plan = std::make_unique<HostStaged>();

@@ -177,8 +177,9 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
   }
   for (const std::string& k : base_keys)
     if (!fresh_keys.count(k)) c.only_in_base.push_back(k);
+  const std::unordered_set<std::string> missing(c.only_in_base.begin(), c.only_in_base.end());
   for (const UnavailableStep& u : fresh.unavailable)
-    if (const std::string k = key(u.row, by_device); !fresh_keys.count(k)) c.unavailable_in_new.emplace(k, u.why);
+    if (const std::string k = key(u.row, by_device); missing.count(k)) c.unavailable_in_new.emplace(k, u.why);
   return c;
 }
 
@@ -230,7 +231,8 @@ std::string format_comparison(const Comparison& c, bool markdown) {
 }
 
 nlohmann::json to_json(const Comparison& c) {
-  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array(), unavailable = nlohmann::json::object();
+  for (const auto& [k, why] : c.unavailable_in_new) unavailable[k] = why;
   for (const Row& r : c.rows)
     rows.push_back({{"pattern", r.pattern},
                     {"variant", r.variant},
@@ -256,7 +258,8 @@ nlohmann::json to_json(const Comparison& c) {
           {"exit_code", exit_code(c)},
           {"rows", rows},
           {"only_in_base", c.only_in_base},
-          {"only_in_new", c.only_in_new}};
+          {"only_in_new", c.only_in_new},
+          {"unavailable_in_new", unavailable}};
 }
 
 }  // namespace gpubench::compare

@@ -279,10 +279,12 @@ json to_json(const UnavailableStep& u) {
           {"ladder", r.ladder},   {"summary", r.summary},
           {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
           {"device", r.device},   {"params", r.params},
+          {"l2", r.hot ? "hot" : "flushed"},
           {"why", u.why}};
 }
 
 UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
+  json_fields::require_object(j, where);
   UnavailableStep u;
   BenchResult& r = u.row;
   r.pattern = field<std::string>(j, "pattern", where);
@@ -292,8 +294,13 @@ UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
   r.tags = field<json>(j, "tags", where);
   json_fields::require_object(r.tags, where + "/tags");
   refuse_control_characters_in(r.tags, where + "/tags");
-  r.on_device = field<std::string>(j, "where", where) != "host";
+  const std::string place = field<std::string>(j, "where", where);
+  if (place != "device" && place != "host") json_fields::fail_got(where + "/where", "'device' or 'host'", json(place));
+  r.on_device = place == "device";
   r.device = field<int>(j, "device", where);
+  const std::string l2 = field<std::string>(j, "l2", where);
+  if (l2 != "flushed" && l2 != "hot") json_fields::fail_got(where + "/l2", "'flushed' or 'hot'", json(l2));
+  r.hot = l2 == "hot";
   r.params = field<json>(j, "params", where);
   json_fields::require_object(r.params, where + "/params");
   refuse_control_characters_in(r.params, where + "/params");

@@ -55,14 +55,13 @@ struct Table {
   std::vector<Cells> rows;
 };
 
-// After the rows that ran, those of the same run whose steps could not.
-Table table_of(const RunReport& report, std::size_t begin, std::size_t end) {
+// The rows of results [begin, end), then `unavailable`: those of the same
+// run whose steps could not.
+Table table_of(const RunReport& report, std::size_t begin, std::size_t end,
+               const std::vector<const BenchResult*>& unavailable) {
   const auto& rs = report.results;
   std::vector<const BenchResult*> rows;
   for (std::size_t i = begin; i < end; ++i) rows.push_back(&rs[i]);
-  std::vector<const BenchResult*> unavailable;
-  for (const UnavailableStep& u : report.unavailable)
-    if (same_run(u.row, rs[begin])) unavailable.push_back(&u.row);
   rows.insert(rows.end(), unavailable.begin(), unavailable.end());
   const Layout l = layout_of(rows);
   Table t;
@@ -107,19 +106,52 @@ std::string params_line(const BenchResult& r) {
 }
 
 // The failed rows, then why each step that could not run could not (once
-// a reason: a sweep has it at every point).
-std::string failures(const RunReport& report) {
+// a reason and device: a sweep has it at every point).
+std::string failures(const RunReport& report, bool several_devices) {
   std::string out;
   for (const auto& r : report.results)
     if (r.error) out += fmt::format("FAIL {} ({}): {}\n", r.variant, r.params.dump(), *r.error);
   std::vector<std::string> said;
   for (const UnavailableStep& u : report.unavailable) {
-    const std::string line = fmt::format("unavailable: {} {}: {}\n", u.row.pattern, u.row.variant, u.why);
+    const std::string on = several_devices ? fmt::format(" on device {}", u.row.device) : "";
+    const std::string line = fmt::format("unavailable: {} {}{}: {}\n", u.row.pattern, u.row.variant, on, u.why);
     if (std::find(said.begin(), said.end(), line) == said.end()) said.push_back(line);
   }
   for (const std::string& line : said) out += line;
   return out;
 }
+
+// Hands each unavailable step to one table: the first of its run (pattern,
+// point, device, L2) not yet given that step. A config may measure a point
+// twice; each run's unavailable steps come once for each.
+class UnavailableRows {
+ public:
+  explicit UnavailableRows(const RunReport& report) : all_(report.unavailable), taken_(all_.size(), false) {}
+
+  // Those of `run`'s steps not handed out yet, one a variant.
+  std::vector<const BenchResult*> take(const BenchResult& run) {
+    std::vector<const BenchResult*> rows;
+    for (std::size_t i = 0; i < all_.size(); ++i) {
+      const BenchResult& u = all_[i].row;
+      const auto same_variant = [&](const BenchResult* x) { return x->variant == u.variant; };
+      if (taken_[i] || !same_run(u, run) || std::any_of(rows.begin(), rows.end(), same_variant)) continue;
+      taken_[i] = true;
+      rows.push_back(&u);
+    }
+    return rows;
+  }
+
+  // The first step no table has taken (a run none of whose steps could run), or null.
+  const BenchResult* left() const {
+    for (std::size_t i = 0; i < all_.size(); ++i)
+      if (!taken_[i]) return &all_[i].row;
+    return nullptr;
+  }
+
+ private:
+  const std::vector<UnavailableStep>& all_;
+  std::vector<bool> taken_;
+};
 
 // Calls f(begin, end) for each group of results with equal params.
 template <class F>
@@ -162,20 +194,25 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   const bool several = report.devices.size() > 1 || ranks || rows_on_several;
   if (!several && report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
-  for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    const BenchResult& first = report.results[begin];
+  UnavailableRows unavailable(report);
+  // One run's table: results [begin, end) (`first` the first), then its unavailable steps.
+  const auto table = [&](const BenchResult& first, std::size_t begin, std::size_t end) {
     const DeviceInfo* d = device_of(report, first.device);
     if (several && d && first.device != shown) {
       out += fmt::format("\ndevice {}: {}\n", d->index, format_device_line(*d));
       shown = first.device;
     }
-    const Table t = table_of(report, begin, end);
+    const Table t = table_of(report, begin, end, unavailable.take(first));
     out += "\n" + params_line(first) + (several ? fmt::format(" {}={}", ranks ? "rank" : "device", first.device) : "") +
            "\n" + gap + columns(t);
     const auto powered = [](const Cells& row) { return std::find(row.begin(), row.end(), kPowerCell) != row.end(); };
     if (std::any_of(t.rows.begin(), t.rows.end(), powered)) out += gap + kPowerLegend;
-  });
-  return out + failures(report);
+  };
+  for_each_group(report, [&](std::size_t begin, std::size_t end) { table(report.results[begin], begin, end); });
+  while (const BenchResult* left = unavailable.left()) table(*left, 0, 0);
+  const std::string footer = failures(report, several);
+  // Markdown: a blank line, or the lines would read as the table's rows.
+  return out + (footer.empty() ? "" : gap + footer);
 }
 
 std::string format_table(const RunReport& report) {

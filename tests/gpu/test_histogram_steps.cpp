@@ -67,7 +67,7 @@ TEST_CASE("every histogram step is correct at small, odd and tile-straddling siz
 // Past shared memory, at the limits of the steps that keep their counts
 // there (58112 bins in one copy, 1816 in per_lane's 32 on the H200) and at
 // the most bins a run may ask for. cub does not run uint16 past 65536 bins
-// (its counts differed there: docs/ladders/histogram.md), which `all` skips.
+// (its counts differed there: docs/ladders/histogram.md): under `all` an unavailable row.
 TEST_CASE("every histogram step is correct with bins past shared memory and at its limits", "[gpu][histogram]") {
   for (const Sample type : kTypes) {
     for (const std::int64_t n : {std::int64_t(1), std::int64_t(65537), std::int64_t(1) << 22})

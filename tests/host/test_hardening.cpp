@@ -222,6 +222,56 @@ TEST_CASE("6: a host step that cannot run is refused by name, by --dry-run too, 
                          "(unavailable in the new run: not offered in mode b)\n") != std::string::npos);
 }
 
+TEST_CASE("6: unavailable rows keep their run: hot, markdown, a point measured twice, and a reader that checks them") {
+  Dir d("unavailable-runs");
+  // Markdown: the reason after a blank line, not as a row of the table.
+  const Outcome md = cli(toy_run({"--variant", "all", "--mode", "b", "--min-samples", "1", "--md", "--hot",
+                                  "--json", d / "hot.json"}));
+  INFO(md.out << md.err);
+  CHECK(md.out.find("| library | std::accumulate | std |") != std::string::npos);
+  CHECK(md.out.find("|\n\nFAIL broken") != std::string::npos);
+  const json hot = json::parse(read(d / "hot.json"));
+  REQUIRE(hot.at("unavailable").size() == 1);
+  CHECK(hot.at("unavailable").at(0).at("l2") == "hot");
+  // Read back, a hot row still meets its baseline's key.
+  json base = hot;
+  base.at("results").push_back(hot.at("results").at(0));
+  base.at("results").back()["variant"] = "library";
+  write(d / "base.json", base.dump());
+  CHECK(cli({"compare", d / "base.json", d / "hot.json"}).out.find("hot (unavailable in the new run: ") != std::string::npos);
+  // A config that measures the point twice: each table has its own row.
+  write(d / "twice.json", R"({"defaults": {"measure": {"min_samples": 1, "min_time": 0}}, "benchmarks": [
+      {"pattern": "toy", "variants": "all", "params": {"mode": "b"}},
+      {"pattern": "toy", "variants": "loop", "params": {"n": 5}},
+      {"pattern": "toy", "variants": "all", "params": {"mode": "b"}}]})");
+  const Outcome twice = cli({"run", d / "twice.json"});
+  std::size_t rows = 0;
+  for (std::size_t at = twice.out.find("\nlibrary "); at != std::string::npos; at = twice.out.find("\nlibrary ", at + 1))
+    ++rows;
+  CHECK(rows == 2);
+  const std::size_t first = twice.out.find("\nlibrary "), small = twice.out.find("toy mode=a n=5 ");
+  CHECK(first < small);
+  CHECK(twice.out.find("\nlibrary ", small) != std::string::npos);
+  // The reader names the path of a bad entry.
+  const auto refused = [&](const json& entry, const std::string& fragment) {
+    json doc = hot;
+    doc["unavailable"] = json::array({entry});
+    write(d / "bad.json", doc.dump());
+    expect_usage(cli({"compare", d / "bad.json", d / "hot.json"}), fragment);
+  };
+  const json good = hot.at("unavailable").at(0);
+  refused(5, "/unavailable/0: expected an object");
+  json where = good;
+  where["where"] = "mars";
+  refused(where, "/unavailable/0/where: expected 'device' or 'host'");
+  json l2 = good;
+  l2["l2"] = "warm";
+  refused(l2, "/unavailable/0/l2: expected 'flushed' or 'hot'");
+  json why = good;
+  why["why"] = "a\x1b[2Jb";
+  refused(why, "/unavailable/0/why: expected text without control characters");
+}
+
 TEST_CASE("7: shared defaults apply where a benchmark's pattern has the parameter") {
   Dir d("defaults");
   write(d / "c.json", R"({"defaults": {"params": {"block": 128, "n": 64}, "measure": {"min_samples": 1, "min_time": 0}},
