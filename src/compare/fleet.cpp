@@ -41,8 +41,10 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
   // By (GPU name, row), in the order of std::map: the same output for the same inputs.
   std::map<std::pair<std::string, std::string>, Row> by_row;
   std::map<std::pair<std::string, std::string>, const Input*> seen;  // (row, GPU) -> the file that holds it
-  std::map<std::string, std::set<std::string>> gpus_of_kind;
-  for (const Input& in : inputs)
+  std::map<std::string, std::set<std::string>> gpus_of_kind, unavailable_on;
+  for (const Input& in : inputs) {
+    for (const UnavailableStep& u : in.report.unavailable)
+      if (u.row.on_device) unavailable_on[device_label(in, u.row, device_of(in.report, u.row.device))].insert(u.why);
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
       const nlohmann::json span = r.spanned_devices();
@@ -65,6 +67,7 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
       row.spans = !span.is_null();
       row.devices.push_back({device, r.stats.median_ms, 0, r.verified, false});
     }
+  }
   f.kinds = gpus_of_kind.size();
   std::map<std::string, Incomplete> incomplete;
   for (auto& [key, row] : by_row) {
@@ -98,8 +101,11 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
     }
     f.rows.push_back(std::move(row));
   }
-  for (const auto& [gpu, gap] : incomplete)
-    if (gap.lacking) f.incomplete.push_back(gap);
+  for (auto& [gpu, gap] : incomplete)
+    if (gap.lacking) {
+      gap.unavailable = unavailable_on[gpu];
+      f.incomplete.push_back(gap);
+    }
   if (std::none_of(f.rows.begin(), f.rows.end(), [](const Row& r) { return r.devices.size() > 1; }))
     throw UsageError(fmt::format("no row ran on two GPUs {}or more, so there is no fleet to compare (run with --devices "
                                  "all, or give one result file per node)",
@@ -137,7 +143,8 @@ std::string format(const Fleet& f, bool markdown) {
   for (const auto& [device, rows] : bad_rows)
     out += fmt::format("unhealthy: {}, {} of its {} rows shown\n", device, rows, rows_of[device]);
   for (const Incomplete& gap : f.incomplete)
-    out += fmt::format("incomplete: {} lacks {} of the {} rows of its kind{}\n", gap.device, gap.lacking, gap.of,
+    out += fmt::format("incomplete: {} lacks {} of the {} rows of its kind{}{}\n", gap.device, gap.lacking, gap.of,
+                       gap.unavailable.empty() ? "" : fmt::format(" (unavailable there: {})", fmt::join(gap.unavailable, "; ")),
                        f.allow_missing ? "" : " (--allow-missing accepts that)");
   return out;
 }

@@ -4,6 +4,7 @@
 // the threshold, or one that computed a wrong result, fails it.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct Row {
 struct Incomplete {
   std::string device;
   std::size_t lacking = 0, of = 0;  // rows it lacks, of the rows of its kind
+  std::set<std::string> unavailable;  // why its file says steps could not run on it
 };
 
 struct Fleet {
