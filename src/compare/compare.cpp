@@ -177,9 +177,16 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
   }
   for (const std::string& k : base_keys)
     if (!fresh_keys.count(k)) c.only_in_base.push_back(k);
+  // An unavailable step's key as its row's would have been: numbered on
+  // from the rows of that key that ran (a point measured twice).
   const std::unordered_set<std::string> missing(c.only_in_base.begin(), c.only_in_base.end());
-  for (const UnavailableStep& u : fresh.unavailable)
-    if (const std::string k = key(u.row, by_device); missing.count(k)) c.unavailable_in_new.emplace(k, u.why);
+  std::unordered_map<std::string, int> seen;
+  for (const BenchResult& r : fresh.results) ++seen[key(r, by_device)];
+  for (const UnavailableStep& u : fresh.unavailable) {
+    std::string k = key(u.row, by_device);
+    if (const int n = ++seen[k]; n > 1) k += fmt::format(" #{}", n);
+    if (missing.count(k)) c.unavailable_in_new.emplace(k, u.why);
+  }
   return c;
 }
 

@@ -27,6 +27,13 @@ std::string device_label(const Input& in, const BenchResult& r, const DeviceInfo
   return fmt::format("{}{}{}", escape_display_controls(in.path), index, d ? " (" + d->name + ")" : "");
 }
 
+// A row's name across files: pattern, variant, point, L2 and the GPUs it spanned.
+std::string row_name(const BenchResult& r) {
+  const nlohmann::json span = r.spanned_devices();
+  return fmt::format("{} {} {} (L2 {}{})", r.pattern, r.variant, params_text(r.params, " "), r.hot ? "hot" : "flushed",
+                     span.is_null() ? "" : ", GPUs " + span.dump());
+}
+
 double lower_median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[(v.size() - 1) / 2];
@@ -41,15 +48,15 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
   // By (GPU name, row), in the order of std::map: the same output for the same inputs.
   std::map<std::pair<std::string, std::string>, Row> by_row;
   std::map<std::pair<std::string, std::string>, const Input*> seen;  // (row, GPU) -> the file that holds it
-  std::map<std::string, std::set<std::string>> gpus_of_kind, unavailable_on;
+  std::map<std::string, std::set<std::string>> gpus_of_kind;
+  std::map<std::pair<std::string, std::string>, std::string> unavailable_on;  // (GPU, row) -> why its file lacks it
   for (const Input& in : inputs) {
     for (const UnavailableStep& u : in.report.unavailable)
-      if (u.row.on_device) unavailable_on[device_label(in, u.row, device_of(in.report, u.row.device))].insert(u.why);
+      unavailable_on[{device_label(in, u.row, device_of(in.report, u.row.device)), row_name(u.row)}] = u.why;
     for (const BenchResult& r : in.report.results) {
       if (r.samples_ms.empty() || !r.on_device) continue;  // host rows say nothing of a GPU
       const nlohmann::json span = r.spanned_devices();
-      const std::string what = fmt::format("{} {} {} (L2 {}{})", r.pattern, r.variant, params_text(r.params, " "),
-                                           r.hot ? "hot" : "flushed", span.is_null() ? "" : ", GPUs " + span.dump());
+      const std::string what = row_name(r);
       const DeviceInfo* d = device_of(in.report, r.device);
       const std::string device = device_label(in, r, d);
       const auto [first, fresh] = seen.emplace(std::make_pair(what, device), &in);
@@ -77,8 +84,11 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
         Incomplete& gap = incomplete[gpu];
         gap.device = gpu;
         ++gap.of;
-        gap.lacking +=
-            std::none_of(row.devices.begin(), row.devices.end(), [&](const OnDevice& d) { return d.device == gpu; });
+        if (std::any_of(row.devices.begin(), row.devices.end(), [&](const OnDevice& d) { return d.device == gpu; }))
+          continue;
+        ++gap.lacking;
+        if (const auto why = unavailable_on.find({gpu, row.what}); why != unavailable_on.end())
+          gap.unavailable.insert(why->second);
       }
     if (row.devices.size() < 2) {
       ++f.single;
@@ -101,11 +111,8 @@ Fleet judge(const std::vector<Input>& inputs, double threshold, bool allow_missi
     }
     f.rows.push_back(std::move(row));
   }
-  for (auto& [gpu, gap] : incomplete)
-    if (gap.lacking) {
-      gap.unavailable = unavailable_on[gpu];
-      f.incomplete.push_back(gap);
-    }
+  for (const auto& [gpu, gap] : incomplete)
+    if (gap.lacking) f.incomplete.push_back(gap);
   if (std::none_of(f.rows.begin(), f.rows.end(), [](const Row& r) { return r.devices.size() > 1; }))
     throw UsageError(fmt::format("no row ran on two GPUs {}or more, so there is no fleet to compare (run with --devices "
                                  "all, or give one result file per node)",

@@ -42,7 +42,7 @@ struct Row {
 struct Incomplete {
   std::string device;
   std::size_t lacking = 0, of = 0;  // rows it lacks, of the rows of its kind
-  std::set<std::string> unavailable;  // why its file says steps could not run on it
+  std::set<std::string> unavailable;  // why its file says the rows it lacks could not run on it, where it does
 };
 
 struct Fleet {

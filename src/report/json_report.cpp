@@ -280,7 +280,7 @@ json to_json(const UnavailableStep& u) {
           {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
           {"device", r.device},   {"params", r.params},
           {"l2", r.hot ? "hot" : "flushed"},
-          {"why", u.why}};
+          {"why", u.why},         {"first", u.first}};
 }
 
 UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
@@ -305,6 +305,7 @@ UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
   json_fields::require_object(r.params, where + "/params");
   refuse_control_characters_in(r.params, where + "/params");
   u.why = field<std::string>(j, "why", where);
+  u.first = field<std::size_t>(j, "first", where);
   return u;
 }
 
@@ -398,8 +399,14 @@ RunReport report_from_json(const json& doc) {
   if (doc.contains("unavailable")) {  // files before it was written have none
     const json unavailable = field<json>(doc, "unavailable", "");
     if (!unavailable.is_array()) json_fields::fail_got("/unavailable", "a list", unavailable);
-    for (std::size_t i = 0; i < unavailable.size(); ++i)
-      report.unavailable.push_back(unavailable_from_json(unavailable[i], fmt::format("/unavailable/{}", i)));
+    for (std::size_t i = 0; i < unavailable.size(); ++i) {
+      const std::string where = fmt::format("/unavailable/{}", i);
+      report.unavailable.push_back(unavailable_from_json(unavailable[i], where));
+      const std::size_t first = report.unavailable.back().first;
+      if (first > report.results.size() || (i > 0 && first < report.unavailable[i - 1].first))
+        json_fields::fail_got(where + "/first", fmt::format("an index from {} to {}", i > 0 ? report.unavailable[i - 1].first : 0,
+                                                            report.results.size()), json(first));
+    }
   }
   if (doc.contains("config")) report.config = doc.at("config");
   if (doc.contains("host") && !doc.at("host").is_null()) {

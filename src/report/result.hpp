@@ -68,6 +68,7 @@ struct BenchResult {
 struct UnavailableStep {
   BenchResult row;
   std::string why;
+  std::size_t first = 0;  // where its run's rows start in RunReport::results (none ran: where they would)
 };
 
 struct RunReport {

@@ -106,52 +106,21 @@ std::string params_line(const BenchResult& r) {
 }
 
 // The failed rows, then why each step that could not run could not (once
-// a reason and device: a sweep has it at every point).
-std::string failures(const RunReport& report, bool several_devices) {
+// a reason and device: a sweep has it at every point). `on_each`: "device" or
+// "rank" where the tables name theirs, else empty.
+std::string failures(const RunReport& report, const std::string& on_each) {
   std::string out;
   for (const auto& r : report.results)
     if (r.error) out += fmt::format("FAIL {} ({}): {}\n", r.variant, r.params.dump(), *r.error);
   std::vector<std::string> said;
   for (const UnavailableStep& u : report.unavailable) {
-    const std::string on = several_devices ? fmt::format(" on device {}", u.row.device) : "";
+    const std::string on = on_each.empty() ? "" : fmt::format(" on {} {}", on_each, u.row.device);
     const std::string line = fmt::format("unavailable: {} {}{}: {}\n", u.row.pattern, u.row.variant, on, u.why);
     if (std::find(said.begin(), said.end(), line) == said.end()) said.push_back(line);
   }
   for (const std::string& line : said) out += line;
   return out;
 }
-
-// Hands each unavailable step to one table: the first of its run (pattern,
-// point, device, L2) not yet given that step. A config may measure a point
-// twice; each run's unavailable steps come once for each.
-class UnavailableRows {
- public:
-  explicit UnavailableRows(const RunReport& report) : all_(report.unavailable), taken_(all_.size(), false) {}
-
-  // Those of `run`'s steps not handed out yet, one a variant.
-  std::vector<const BenchResult*> take(const BenchResult& run) {
-    std::vector<const BenchResult*> rows;
-    for (std::size_t i = 0; i < all_.size(); ++i) {
-      const BenchResult& u = all_[i].row;
-      const auto same_variant = [&](const BenchResult* x) { return x->variant == u.variant; };
-      if (taken_[i] || !same_run(u, run) || std::any_of(rows.begin(), rows.end(), same_variant)) continue;
-      taken_[i] = true;
-      rows.push_back(&u);
-    }
-    return rows;
-  }
-
-  // The first step no table has taken (a run none of whose steps could run), or null.
-  const BenchResult* left() const {
-    for (std::size_t i = 0; i < all_.size(); ++i)
-      if (!taken_[i]) return &all_[i].row;
-    return nullptr;
-  }
-
- private:
-  const std::vector<UnavailableStep>& all_;
-  std::vector<bool> taken_;
-};
 
 // Calls f(begin, end) for each group of results with equal params.
 template <class F>
@@ -194,23 +163,42 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   const bool several = report.devices.size() > 1 || ranks || rows_on_several;
   if (!several && report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
-  UnavailableRows unavailable(report);
   // One run's table: results [begin, end) (`first` the first), then its unavailable steps.
-  const auto table = [&](const BenchResult& first, std::size_t begin, std::size_t end) {
+  const auto table = [&](const BenchResult& first, std::size_t begin, std::size_t end,
+                         const std::vector<const BenchResult*>& unavailable) {
     const DeviceInfo* d = device_of(report, first.device);
     if (several && d && first.device != shown) {
       out += fmt::format("\ndevice {}: {}\n", d->index, format_device_line(*d));
       shown = first.device;
     }
-    const Table t = table_of(report, begin, end, unavailable.take(first));
+    const Table t = table_of(report, begin, end, unavailable);
     out += "\n" + params_line(first) + (several ? fmt::format(" {}={}", ranks ? "rank" : "device", first.device) : "") +
            "\n" + gap + columns(t);
     const auto powered = [](const Cells& row) { return std::find(row.begin(), row.end(), kPowerCell) != row.end(); };
     if (std::any_of(t.rows.begin(), t.rows.end(), powered)) out += gap + kPowerLegend;
   };
-  for_each_group(report, [&](std::size_t begin, std::size_t end) { table(report.results[begin], begin, end); });
-  while (const BenchResult* left = unavailable.left()) table(*left, 0, 0);
-  const std::string footer = failures(report, several);
+  // The unavailable steps are in run order, each with where its run's rows
+  // start: a group's come with it, and a run none of whose steps ran gets a
+  // table of its own where its rows would have been.
+  const auto& un = report.unavailable;
+  std::size_t next = 0;
+  const auto run_without_rows = [&] {
+    const UnavailableStep& lead = un[next];
+    std::vector<const BenchResult*> rows;
+    while (next < un.size() && un[next].first == lead.first && same_run(un[next].row, lead.row))
+      rows.push_back(&un[next++].row);
+    table(lead.row, 0, 0, rows);
+  };
+  for_each_group(report, [&](std::size_t begin, std::size_t end) {
+    std::vector<const BenchResult*> rows;
+    while (next < un.size() && un[next].first < end) {
+      if (same_run(un[next].row, report.results[begin])) rows.push_back(&un[next++].row);
+      else run_without_rows();
+    }
+    table(report.results[begin], begin, end, rows);
+  });
+  while (next < un.size()) run_without_rows();
+  const std::string footer = failures(report, several ? (ranks ? "rank" : "device") : "");
   // Markdown: a blank line, or the lines would read as the table's rows.
   return out + (footer.empty() ? "" : gap + footer);
 }

@@ -489,8 +489,11 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
     RunReport r = on_gpus(base, {1.0, 1.0});
     const auto last = std::find_if(r.results.rbegin(), r.results.rend(), [](const BenchResult& x) { return x.on_device; });
     UnavailableStep gone{*last, "needs compute capability 9.0"};  // as its run would say
+    UnavailableStep other = gone;  // a step no GPU ran: no reason for what device 1 lacks
+    other.row.variant = "never_ran";
+    other.why = "not this one";
     r.results.erase(std::next(last).base());  // device 1's last device row
-    r.unavailable.push_back(gone);
+    r.unavailable = {other, gone};
     const auto f = fleet::judge({{"run.json", r}}, 0.05);
     REQUIRE(f.incomplete.size() == 1);
     CHECK(f.incomplete[0].device.find("GPU-00000001") == 0);
@@ -501,6 +504,7 @@ TEST_CASE("fleet: a GPU planted 10% slower is found against the fleet's lower me
     CHECK(fleet::format(f, false).find("lacks 1 of the") != std::string::npos);
     CHECK(fleet::format(f, false).find(" rows of its kind (unavailable there: needs compute capability 9.0) (") !=
           std::string::npos);
+    CHECK(fleet::format(f, false).find("not this one") == std::string::npos);
     CHECK(fleet::exit_code(fleet::judge({{"run.json", r}}, 0.05, true)) == 0);
   }
   SECTION("a wrong result on a GPU alone with its row fails, though no fleet judges its speed") {

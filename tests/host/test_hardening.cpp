@@ -239,19 +239,34 @@ TEST_CASE("6: unavailable rows keep their run: hot, markdown, a point measured t
   base.at("results").back()["variant"] = "library";
   write(d / "base.json", base.dump());
   CHECK(cli({"compare", d / "base.json", d / "hot.json"}).out.find("hot (unavailable in the new run: ") != std::string::npos);
-  // A config that measures the point twice: each table has its own row.
+  // The point in a run that did not choose the step, then in two that did:
+  // the row is in their table only, once for each.
   write(d / "twice.json", R"({"defaults": {"measure": {"min_samples": 1, "min_time": 0}}, "benchmarks": [
-      {"pattern": "toy", "variants": "all", "params": {"mode": "b"}},
+      {"pattern": "toy", "variants": "loop", "params": {"mode": "b"}},
       {"pattern": "toy", "variants": "loop", "params": {"n": 5}},
+      {"pattern": "toy", "variants": "all", "params": {"mode": "b"}},
       {"pattern": "toy", "variants": "all", "params": {"mode": "b"}}]})");
-  const Outcome twice = cli({"run", d / "twice.json"});
+  const Outcome twice = cli({"run", d / "twice.json", "--json", d / "twice-out.json"});
+  INFO(twice.out);
   std::size_t rows = 0;
   for (std::size_t at = twice.out.find("\nlibrary "); at != std::string::npos; at = twice.out.find("\nlibrary ", at + 1))
     ++rows;
   CHECK(rows == 2);
-  const std::size_t first = twice.out.find("\nlibrary "), small = twice.out.find("toy mode=a n=5 ");
-  CHECK(first < small);
-  CHECK(twice.out.find("\nlibrary ", small) != std::string::npos);
+  CHECK(twice.out.find("\nlibrary ") > twice.out.find("toy mode=a n=5 "));
+  // compare gives both missing rows of the point their reason, the second as " #2".
+  const json runs = json::parse(read(d / "twice-out.json"));
+  json both = runs;
+  both.erase("unavailable");
+  for (const json& r : runs.at("results"))
+    if (r.at("variant") == "loop" && r.at("params").at("mode") == "b") {
+      both.at("results").push_back(r);
+      both.at("results").back()["variant"] = "library";
+    }
+  write(d / "both.json", both.dump());
+  const Outcome again = cli({"compare", d / "both.json", d / "twice-out.json", "--json", d / "cmp.json"});
+  INFO(again.out << again.err);
+  CHECK(again.out.find("#2 (unavailable in the new run: not offered in mode b)") != std::string::npos);
+  CHECK(json::parse(read(d / "cmp.json")).at("unavailable_in_new").size() == 2);
   // The reader names the path of a bad entry.
   const auto refused = [&](const json& entry, const std::string& fragment) {
     json doc = hot;

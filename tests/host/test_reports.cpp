@@ -217,3 +217,31 @@ TEST_CASE("rows of several devices: a table per device and point, each device na
   // One device: no device in the table lines, as before.
   CHECK(format_table(sample_report()).find("device=") == std::string::npos);
 }
+
+TEST_CASE("unavailable steps: a row in their run's table, a table of their own for a run none of whose steps ran") {
+  RunReport rep = sample_report();
+  BenchResult gone = result("reduce9", "slides", 1.0, false);
+  gone.error.reset();
+  BenchResult alone = gone;  // a later run at another point, where nothing could run
+  alone.params["n"] = 2048;
+  rep.unavailable = {{gone, "needs compute capability 10.0", 0}, {alone, "needs compute capability 10.0", 4}};
+  for (const RunReport& r : {rep, report_from_json(to_json(rep))}) {
+    const std::string t = format_table(r);
+    INFO(t);
+    const std::size_t first = t.find("reduce block=256 dtype=int32 n=1024 op=sum"),
+                      second = t.find("reduce block=256 dtype=int32 n=2048 op=sum");
+    REQUIRE(first != std::string::npos);
+    REQUIRE(second != std::string::npos);
+    const std::size_t row = t.find("\nreduce9 ");
+    CHECK((first < row && row < second));
+    CHECK(t.find("\nreduce9 ", second) != std::string::npos);
+    CHECK(t.find("unavailable\n") != std::string::npos);
+    // Once a reason, after the tables.
+    const std::size_t reason = t.find("\nunavailable: reduce reduce9: needs compute capability 10.0\n");
+    CHECK(reason > second);
+    CHECK(t.find("unavailable: reduce", reason + 2) == std::string::npos);
+  }
+  nlohmann::json doc = to_json(rep);
+  doc["unavailable"][1]["first"] = 5;  // past the rows
+  CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("/unavailable/1/first: expected an index from 0 to 4"));
+}
