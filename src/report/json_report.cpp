@@ -165,8 +165,9 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   return d;
 }
 
-// What results of both versions share.
-BenchResult common_fields(const json& j, const std::string& where) {
+// What names a row, in results and unavailable steps alike: its step
+// (pattern, variant, ladder, summary, where) and its point (params).
+BenchResult step_and_point(const json& j, const std::string& where) {
   json_fields::require_object(j, where);
   BenchResult r;
   r.pattern = field<std::string>(j, "pattern", where);
@@ -179,6 +180,12 @@ BenchResult common_fields(const json& j, const std::string& where) {
   r.params = field<json>(j, "params", where);
   json_fields::require_object(r.params, where + "/params");
   refuse_control_characters_in(r.params, where + "/params");
+  return r;
+}
+
+// What results of both versions share.
+BenchResult common_fields(const json& j, const std::string& where) {
+  BenchResult r = step_and_point(j, where);
   if (j.contains("measure")) {
     r.measure = j.at("measure");
     if (!r.measure.is_null()) json_fields::require_object(r.measure, where + "/measure");
@@ -284,26 +291,15 @@ json to_json(const UnavailableStep& u) {
 }
 
 UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
-  json_fields::require_object(j, where);
-  UnavailableStep u;
+  UnavailableStep u{step_and_point(j, where), "", 0};
   BenchResult& r = u.row;
-  r.pattern = field<std::string>(j, "pattern", where);
-  r.variant = field<std::string>(j, "variant", where);
-  r.ladder = field<std::string>(j, "ladder", where);
-  r.summary = field<std::string>(j, "summary", where);
   r.tags = field<json>(j, "tags", where);
   json_fields::require_object(r.tags, where + "/tags");
   refuse_control_characters_in(r.tags, where + "/tags");
-  const std::string place = field<std::string>(j, "where", where);
-  if (place != "device" && place != "host") json_fields::fail_got(where + "/where", "'device' or 'host'", json(place));
-  r.on_device = place == "device";
   r.device = field<int>(j, "device", where);
   const std::string l2 = field<std::string>(j, "l2", where);
   if (l2 != "flushed" && l2 != "hot") json_fields::fail_got(where + "/l2", "'flushed' or 'hot'", json(l2));
   r.hot = l2 == "hot";
-  r.params = field<json>(j, "params", where);
-  json_fields::require_object(r.params, where + "/params");
-  refuse_control_characters_in(r.params, where + "/params");
   u.why = field<std::string>(j, "why", where);
   u.first = field<std::size_t>(j, "first", where);
   return u;
