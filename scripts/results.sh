@@ -110,7 +110,7 @@ for group in $groups; do
       gate() {  # output name, then compare's arguments
         local name=$1; shift
         local status=0
-        "$bin" compare "$@" > "$out/$name.txt" || status=$?
+        "$bin" compare "$@" > "$out/$name.txt" 2>&1 || status=$?
         echo "gpubench compare exit status: $status" >> "$out/$name.txt"
         cat "$out/$name.txt"
       }
