@@ -22,17 +22,24 @@ std::string key(const BenchResult& r, bool by_device) {
                      by_device && r.device >= 0 ? fmt::format(" device={}", r.device) : "");
 }
 
-// Each row's key in file order. A key's n-th row (a config may measure a
-// point twice) gets " #n" from the second on, so that it meets the n-th row
-// of that key in the other file.
-std::vector<std::string> keys_of(const RunReport& r, bool by_device) {
-  std::unordered_map<std::string, int> seen;
-  std::vector<std::string> keys;
-  for (const BenchResult& x : r.results) {
-    std::string k = key(x, by_device);
-    if (const int n = ++seen[k]; n > 1) k += fmt::format(" #{}", n);
-    keys.push_back(std::move(k));
+// A key's n-th row (a config may measure a point twice) gets " #n" from the
+// second on, so that it meets the n-th row of that key in the other file.
+class KeyNumbering {
+ public:
+  std::string operator()(std::string k) {
+    if (const int n = ++seen_[k]; n > 1) k += fmt::format(" #{}", n);
+    return k;
   }
+
+ private:
+  std::unordered_map<std::string, int> seen_;
+};
+
+// Each row's key in file order, numbered.
+std::vector<std::string> keys_of(const RunReport& r, bool by_device) {
+  KeyNumbering number;
+  std::vector<std::string> keys;
+  for (const BenchResult& x : r.results) keys.push_back(number(key(x, by_device)));
   return keys;
 }
 
@@ -180,13 +187,10 @@ Comparison compare(const RunReport& base, const RunReport& fresh, const Options&
   // An unavailable step's key as its row's would have been: numbered on
   // from the rows of that key that ran (a point measured twice).
   const std::unordered_set<std::string> missing(c.only_in_base.begin(), c.only_in_base.end());
-  std::unordered_map<std::string, int> seen;
-  for (const BenchResult& r : fresh.results) ++seen[key(r, by_device)];
-  for (const UnavailableStep& u : fresh.unavailable) {
-    std::string k = key(u.row, by_device);
-    if (const int n = ++seen[k]; n > 1) k += fmt::format(" #{}", n);
-    if (missing.count(k)) c.unavailable_in_new.emplace(k, u.why);
-  }
+  KeyNumbering number;
+  for (const BenchResult& r : fresh.results) number(key(r, by_device));
+  for (const UnavailableStep& u : fresh.unavailable)
+    if (std::string k = number(key(u.row, by_device)); missing.count(k)) c.unavailable_in_new.emplace(k, u.why);
   return c;
 }
 
