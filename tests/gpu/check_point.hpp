@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -37,7 +38,11 @@ inline void check_point(const std::string& pattern, const Point& point, const st
   }
   const std::string text = notes.str();
   std::cerr << text;
-  for (const UnavailableStep& u : rep.unavailable) std::cerr << "unavailable: " << u.row.variant << ": " << u.why << "\n";
+  // Each reason once a process: a test walks many points that one step cannot take.
+  static std::set<std::string> said;
+  for (const UnavailableStep& u : rep.unavailable)
+    if (const std::string line = "unavailable: " + u.row.variant + ": " + u.why; said.insert(line).second)
+      std::cerr << line << "\n";
   INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << text);
   // At least one row from the GPU: a run whose every device step was unavailable has checked none.
   CHECK(std::any_of(rep.results.begin(), rep.results.end(), [](const BenchResult& r) { return r.on_device; }));
