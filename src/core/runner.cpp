@@ -424,7 +424,11 @@ RunReport run(const RunRequest& r, std::ostream& notes) {
   std::vector<std::unique_ptr<CUstream_st, void (*)(cudaStream_t)>> peer_streams;
   std::vector<std::unique_ptr<GpuTimer>> timers;  // one per device of the run, its own first
   RunReport report;
-  for (const auto& [i, why] : skipped) report.unavailable.push_back({base_result(r, r.pattern->steps[i]), why});
+  // `all` runs its steps in ladder order: an unavailable step stands after those before it that run.
+  for (const auto& [i, why] : skipped) {
+    const auto before = std::count_if(c.env.steps.begin(), c.env.steps.end(), [i = i](std::size_t s) { return s < i; });
+    report.unavailable.push_back({base_result(r, r.pattern->steps[i]), why, 0, std::size_t(before)});
+  }
   report.host = {{"name", host_name()}, {"cpu", host_cpu_model()}, {"threads", host_threads()}, {"llc_bytes", host_llc_bytes()}};
   for (DeviceInfo* d : c.span()) {
     GPUBENCH_CUDA(cudaSetDevice(d->index));

@@ -282,12 +282,14 @@ BenchResult result_from_v1(const json& j, const std::string& where) {
 
 json to_json(const UnavailableStep& u) {
   const BenchResult& r = u.row;
-  return {{"pattern", r.pattern}, {"variant", r.variant},
-          {"ladder", r.ladder},   {"summary", r.summary},
-          {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
-          {"device", r.device},   {"params", r.params},
-          {"l2", r.hot ? "hot" : "flushed"},
-          {"why", u.why},         {"first", u.first}};
+  json j = {{"pattern", r.pattern}, {"variant", r.variant},
+            {"ladder", r.ladder},   {"summary", r.summary},
+            {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
+            {"device", r.device},   {"params", r.params},
+            {"l2", r.hot ? "hot" : "flushed"},
+            {"why", u.why},         {"first", u.first}};
+  if (u.at != UnavailableStep::kAfterItsRun) j["at"] = u.at;
+  return j;
 }
 
 UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
@@ -302,6 +304,7 @@ UnavailableStep unavailable_from_json(const json& j, const std::string& where) {
   r.hot = l2 == "hot";
   u.why = field<std::string>(j, "why", where);
   u.first = field<std::size_t>(j, "first", where);
+  if (j.contains("at")) u.at = field<std::size_t>(j, "at", where);  // files before it was written have none
   return u;
 }
 
@@ -398,10 +401,12 @@ RunReport report_from_json(const json& doc) {
     for (std::size_t i = 0; i < unavailable.size(); ++i) {
       const std::string where = fmt::format("/unavailable/{}", i);
       report.unavailable.push_back(unavailable_from_json(unavailable[i], where));
-      const std::size_t first = report.unavailable.back().first;
-      if (first > report.results.size() || (i > 0 && first < report.unavailable[i - 1].first))
+      const UnavailableStep& u = report.unavailable.back();
+      if (u.first > report.results.size() || (i > 0 && u.first < report.unavailable[i - 1].first))
         json_fields::fail_got(where + "/first", fmt::format("an index from {} to {}", i > 0 ? report.unavailable[i - 1].first : 0,
-                                                            report.results.size()), json(first));
+                                                            report.results.size()), json(u.first));
+      if (u.at != UnavailableStep::kAfterItsRun && u.at > report.results.size() - u.first)
+        json_fields::fail_got(where + "/at", fmt::format("a count from 0 to {}", report.results.size() - u.first), json(u.at));
     }
   }
   if (doc.contains("config")) report.config = doc.at("config");

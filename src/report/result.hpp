@@ -66,9 +66,13 @@ struct BenchResult {
 // a library that did not load): the row it would have had, without
 // samples or metrics, and why.
 struct UnavailableStep {
+  static constexpr std::size_t kAfterItsRun = std::size_t(-1);
   BenchResult row;
   std::string why;
   std::size_t first = 0;  // where its run's rows start in RunReport::results (none ran: where they would)
+  // How many of its run's rows come before it in ladder order; files
+  // written before it was recorded: after them all.
+  std::size_t at = kAfterItsRun;
 };
 
 struct RunReport {

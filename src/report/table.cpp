@@ -55,14 +55,20 @@ struct Table {
   std::vector<Cells> rows;
 };
 
-// The rows of results [begin, end), then `unavailable`: those of the same
-// run whose steps could not.
+// Where an unavailable step's row stands: before results[place], or after
+// its run's rows where its file does not say.
+std::size_t place(const UnavailableStep& u) {
+  return u.at == UnavailableStep::kAfterItsRun ? u.at : u.first + u.at;
+}
+
+// The rows of results [begin, end) and of `unavailable`, the steps of the
+// same run that could not run, each in its ladder place.
 Table table_of(const RunReport& report, std::size_t begin, std::size_t end,
-               const std::vector<const BenchResult*>& unavailable) {
+               const std::vector<const UnavailableStep*>& unavailable) {
   const auto& rs = report.results;
   std::vector<const BenchResult*> rows;
   for (std::size_t i = begin; i < end; ++i) rows.push_back(&rs[i]);
-  rows.insert(rows.end(), unavailable.begin(), unavailable.end());
+  for (const UnavailableStep* u : unavailable) rows.push_back(&u->row);
   const Layout l = layout_of(rows);
   Table t;
   t.header = {"variant", "step"};
@@ -77,7 +83,23 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end,
   t.header.push_back("check");
   t.left.assign(t.header.size(), false);
   std::fill(t.left.begin(), t.left.begin() + 2 + long(l.tags.size()), true);
+  const auto unavailable_row = [&](const BenchResult& u) {
+    Cells row = {u.variant, u.summary};
+    for (const std::string& tag : l.tags) row.push_back(u.tags.contains(tag) ? value_text(u.tags.at(tag)) : "-");
+    row.resize(t.header.size() - 1, "-");
+    row.push_back("unavailable");
+    t.rows.push_back(std::move(row));
+  };
+  std::vector<bool> shown(unavailable.size(), false);
+  const auto unavailable_rows_before = [&](std::size_t i) {  // i = end: all that are left
+    for (std::size_t k = 0; k < unavailable.size(); ++k)
+      if (!shown[k] && (i == end || place(*unavailable[k]) == i)) {
+        unavailable_row(unavailable[k]->row);
+        shown[k] = true;
+      }
+  };
   for (std::size_t i = begin; i < end; ++i) {
+    unavailable_rows_before(i);
     const BenchResult& r = rs[i];
     const bool timed = !r.samples_ms.empty();
     Cells row = {r.variant, r.summary};
@@ -91,13 +113,7 @@ Table table_of(const RunReport& report, std::size_t begin, std::size_t end,
     row.push_back(r.verified ? "PASS" : "FAIL");
     t.rows.push_back(std::move(row));
   }
-  for (const BenchResult* u : unavailable) {
-    Cells row = {u->variant, u->summary};
-    for (const std::string& tag : l.tags) row.push_back(u->tags.contains(tag) ? value_text(u->tags.at(tag)) : "-");
-    row.resize(t.header.size() - 1, "-");
-    row.push_back("unavailable");
-    t.rows.push_back(std::move(row));
-  }
+  unavailable_rows_before(end);
   return t;
 }
 
@@ -163,9 +179,9 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   const bool several = report.devices.size() > 1 || ranks || rows_on_several;
   if (!several && report.devices.size() == 1) out += format_device_line(report.devices.front()) + "\n";
   int shown = -1;
-  // One run's table: results [begin, end) (`first` the first), then its unavailable steps.
+  // One run's table: results [begin, end) (`first` the first) and its unavailable steps.
   const auto table = [&](const BenchResult& first, std::size_t begin, std::size_t end,
-                         const std::vector<const BenchResult*>& unavailable) {
+                         const std::vector<const UnavailableStep*>& unavailable) {
     const DeviceInfo* d = device_of(report, first.device);
     if (several && d && first.device != shown) {
       out += fmt::format("\ndevice {}: {}\n", d->index, format_device_line(*d));
@@ -184,15 +200,15 @@ std::string format_groups(const RunReport& report, const std::string& gap, Colum
   std::size_t next = 0;
   const auto run_without_rows = [&] {
     const UnavailableStep& lead = un[next];
-    std::vector<const BenchResult*> rows;
+    std::vector<const UnavailableStep*> rows;
     while (next < un.size() && un[next].first == lead.first && same_run(un[next].row, lead.row))
-      rows.push_back(&un[next++].row);
+      rows.push_back(&un[next++]);
     table(lead.row, 0, 0, rows);
   };
   for_each_group(report, [&](std::size_t begin, std::size_t end) {
-    std::vector<const BenchResult*> rows;
+    std::vector<const UnavailableStep*> rows;
     while (next < un.size() && un[next].first < end) {
-      if (same_run(un[next].row, report.results[begin])) rows.push_back(&un[next++].row);
+      if (same_run(un[next].row, report.results[begin])) rows.push_back(&un[next++]);
       else run_without_rows();
     }
     table(report.results[begin], begin, end, rows);

@@ -206,6 +206,7 @@ TEST_CASE("6: a host step that cannot run is refused by name, by --dry-run too, 
   CHECK(doc.at("unavailable").at(0).at("variant") == "library");
   CHECK(doc.at("unavailable").at(0).at("why") == "not offered in mode b");
   CHECK(doc.at("unavailable").at(0).at("params").at("mode") == "b");
+  CHECK(doc.at("unavailable").at(0).at("at") == 4);  // the ladder's last step: after the four that ran
   // Read back: the file compares with itself (exit 1: its failed row).
   const Outcome same = cli({"compare", d / "b.json", d / "b.json"});
   CHECK(same.rc == 1);

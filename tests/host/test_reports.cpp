@@ -224,7 +224,8 @@ TEST_CASE("unavailable steps: a row in their run's table, a table of their own f
   gone.error.reset();
   BenchResult alone = gone;  // a later run at another point, where nothing could run
   alone.params["n"] = 2048;
-  rep.unavailable = {{gone, "needs compute capability 10.0", 0}, {alone, "needs compute capability 10.0", 4}};
+  // reduce9 in its ladder place, after two of its run's rows; the second entry as files before `at` have it.
+  rep.unavailable = {{gone, "needs compute capability 10.0", 0, 2}, {alone, "needs compute capability 10.0", 4}};
   for (const RunReport& r : {rep, report_from_json(to_json(rep))}) {
     const std::string t = format_table(r);
     INFO(t);
@@ -234,6 +235,7 @@ TEST_CASE("unavailable steps: a row in their run's table, a table of their own f
     REQUIRE(second != std::string::npos);
     const std::size_t row = t.find("\nreduce9 ");
     CHECK((first < row && row < second));
+    CHECK((t.find("\nreduce1 ") < row && row < t.find("\ncub ")));
     CHECK(t.find("\nreduce9 ", second) != std::string::npos);
     CHECK(t.find("unavailable\n") != std::string::npos);
     // Once a reason, after the tables.
@@ -242,6 +244,15 @@ TEST_CASE("unavailable steps: a row in their run's table, a table of their own f
     CHECK(t.find("unavailable: reduce", reason + 2) == std::string::npos);
   }
   nlohmann::json doc = to_json(rep);
+  CHECK(doc["unavailable"][0]["at"] == 2);
+  CHECK_FALSE(doc["unavailable"][1].contains("at"));
+  // Without `at`, after its run's rows.
+  doc["unavailable"][0].erase("at");
+  const std::string t = format_table(report_from_json(doc));
+  CHECK(t.find("\nreduce9 ") > t.find("\ncourse1 "));
+  doc["unavailable"][0]["at"] = 5;  // past its run's rows
+  CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("/unavailable/0/at: expected a count from 0 to 4"));
+  doc["unavailable"][0]["at"] = 0;
   doc["unavailable"][1]["first"] = 5;  // past the rows
   CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("/unavailable/1/first: expected an index from 0 to 4"));
 }
