@@ -41,7 +41,7 @@ inline void check_point(const std::string& pattern, const Point& point, const st
   // Each reason once a process: a test walks many points that one step cannot take.
   static std::set<std::string> said;
   for (const UnavailableStep& u : rep.unavailable)
-    if (const std::string line = "unavailable: " + u.row.variant + ": " + u.why; said.insert(line).second)
+    if (const std::string line = "unavailable: " + pattern + " " + u.row.variant + ": " + u.why; said.insert(line).second)
       std::cerr << line << "\n";
   INFO(pattern << " " << nlohmann::json(point).dump() << " variants=" << variants << "\n" << text);
   // At least one row from the GPU: a run whose every device step was unavailable has checked none.

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -218,6 +220,38 @@ TEST_CASE("rows of several devices: a table per device and point, each device na
   CHECK(format_table(sample_report()).find("device=") == std::string::npos);
 }
 
+namespace {
+
+// The variants of a table's rows, top to bottom (a row ends in its check).
+std::vector<std::string> row_order(const std::string& table) {
+  std::vector<std::string> order;
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);) {
+    const auto ends = [&](const std::string& s) {
+      return line.size() > s.size() && line.compare(line.size() - s.size(), s.size(), s) == 0;
+    };
+    if (ends(" PASS") || ends(" FAIL") || ends(" unavailable")) order.push_back(line.substr(0, line.find(' ')));
+  }
+  return order;
+}
+
+}  // namespace
+
+TEST_CASE("unavailable steps: a point measured twice shows each run's row in its place, after append and a file") {
+  BenchResult gone = result("reduce9", "slides", 1.0, false);
+  gone.error.reset();
+  RunReport both = sample_report(), second = sample_report();
+  both.unavailable = {{gone, "needs compute capability 10.0", 0, 4}};     // the run's last step
+  second.unavailable = {{gone, "needs compute capability 10.0", 0, 1}};  // after its first row
+  append(both, std::move(second));
+  REQUIRE(both.unavailable.size() == 2);
+  CHECK(both.unavailable[1].first == 4);
+  const std::vector<std::string> want = {"reduce0", "reduce1", "cub",     "course1", "reduce9",
+                                         "reduce0", "reduce9", "reduce1", "cub",     "course1"};
+  CHECK(row_order(format_table(both)) == want);  // one table: the same point, device and L2 setting
+  CHECK(row_order(format_table(report_from_json(to_json(both)))) == want);
+}
+
 TEST_CASE("unavailable steps: a row in their run's table, a table of their own for a run none of whose steps ran") {
   RunReport rep = sample_report();
   BenchResult gone = result("reduce9", "slides", 1.0, false);
@@ -250,7 +284,7 @@ TEST_CASE("unavailable steps: a row in their run's table, a table of their own f
   doc["unavailable"][0].erase("at");
   const std::string t = format_table(report_from_json(doc));
   CHECK(t.find("\nreduce9 ") > t.find("\ncourse1 "));
-  doc["unavailable"][0]["at"] = 5;  // past its run's rows
+  doc["unavailable"][0]["at"] = 5;  // past every row from its run's start (the file does not say where a run ends)
   CHECK_THROWS_WITH(report_from_json(doc), Catch::Contains("/unavailable/0/at: expected a count from 0 to 4"));
   doc["unavailable"][0]["at"] = 0;
   doc["unavailable"][1]["first"] = 5;  // past the rows
