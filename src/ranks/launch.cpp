@@ -63,15 +63,9 @@ RunReport merge_ranks(std::vector<RunReport> per_rank, const Rank& launch) {
       d.host = host;
       out.devices.push_back(std::move(d));
     }
-    for (UnavailableStep& u : r.unavailable) {
-      u.row.device = int(i);
-      u.first += out.results.size();
-      out.unavailable.push_back(std::move(u));
-    }
-    for (BenchResult& b : r.results) {
-      b.device = int(i);
-      out.results.push_back(std::move(b));
-    }
+    for (UnavailableStep& u : r.unavailable) u.row.device = int(i);
+    for (BenchResult& b : r.results) b.device = int(i);
+    append_rows(out, r);
     if (i == 0) {
       out.host = r.host;
       out.config = r.config;

@@ -49,11 +49,15 @@ void append(RunReport& into, RunReport&& more) {
     else if (d.telemetry.contains("temperature_c_end")) seen->telemetry["temperature_c_end"] = d.telemetry.at("temperature_c_end");
   }
   if (into.host.is_null()) into.host = more.host;
-  for (auto& u : more.unavailable) {
+  append_rows(into, more);
+}
+
+void append_rows(RunReport& into, RunReport& more) {
+  for (UnavailableStep& u : more.unavailable) {
     u.first += into.results.size();
     into.unavailable.push_back(std::move(u));
   }
-  for (auto& r : more.results) into.results.push_back(std::move(r));
+  for (BenchResult& r : more.results) into.results.push_back(std::move(r));
 }
 
 std::string host_name(const RunReport& report) {

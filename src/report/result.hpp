@@ -100,6 +100,10 @@ std::string host_name(const RunReport& report);
 // again takes the later end temperature).
 void append(RunReport& into, RunReport&& more);
 
+// Moves `more`'s results and unavailable steps after `into`'s; each step's
+// `first` is shifted by the rows already there, so it still names its run.
+void append_rows(RunReport& into, RunReport& more);
+
 // Results with equal params on one device form a group (one table). Within its group, the
 // speedup of result i over the previous step of its ladder (step; a ladder
 // that continues another follows that one's steps) and over the group's
