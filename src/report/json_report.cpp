@@ -49,32 +49,34 @@ json samples_json(const std::vector<double>& samples_ms) {
   return out;
 }
 
+// What a row that ran and a step that could not run both record: the step,
+// its point and where it ran.
+json step_fields(const BenchResult& r) {
+  return {{"pattern", r.pattern}, {"variant", r.variant}, {"ladder", r.ladder},
+          {"summary", r.summary}, {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
+          {"device", r.device},   {"params", r.params},
+          {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
+}
+
 json to_json(const BenchResult& r) {
   json metrics = json::array();
   for (const Metric& m : r.metrics) metrics.push_back(to_json(m));
-  return {{"pattern", r.pattern},
-          {"variant", r.variant},
-          {"ladder", r.ladder},
-          {"continues", r.continues.empty() ? json(nullptr) : json(r.continues)},
-          {"summary", r.summary},
-          {"tags", r.tags},
-          {"where", r.on_device ? "device" : "host"},
-          {"device", r.device},
-          {"params", r.params},
-          {"measure", r.measure},
-          {"samples_ms", samples_json(r.samples_ms)},
-          {"median_ms", r.stats.median_ms},
-          {"min_ms", r.stats.min_ms},
-          {"max_ms", r.stats.max_ms},
-          {"mean_ms", r.stats.mean_ms},
-          {"noise", r.stats.noise},
-          {"primary", r.primary},
-          {"metrics", metrics},
-          {"verified", r.verified},
-          {"error", optional_json(r.error)},
-          {"details", r.details},
-          {"clocks", r.clocks},
-          {"l2", r.hot ? "hot" : "flushed"}};  // a host step's flush is of the host's caches
+  json j = step_fields(r);
+  j.update({{"continues", r.continues.empty() ? json(nullptr) : json(r.continues)},
+            {"measure", r.measure},
+            {"samples_ms", samples_json(r.samples_ms)},
+            {"median_ms", r.stats.median_ms},
+            {"min_ms", r.stats.min_ms},
+            {"max_ms", r.stats.max_ms},
+            {"mean_ms", r.stats.mean_ms},
+            {"noise", r.stats.noise},
+            {"primary", r.primary},
+            {"metrics", metrics},
+            {"verified", r.verified},
+            {"error", optional_json(r.error)},
+            {"details", r.details},
+            {"clocks", r.clocks}});
+  return j;
 }
 
 // Tables and messages print a results file's names and values: a control
@@ -281,13 +283,8 @@ BenchResult result_from_v1(const json& j, const std::string& where) {
 }
 
 json to_json(const UnavailableStep& u) {
-  const BenchResult& r = u.row;
-  json j = {{"pattern", r.pattern}, {"variant", r.variant},
-            {"ladder", r.ladder},   {"summary", r.summary},
-            {"tags", r.tags},       {"where", r.on_device ? "device" : "host"},
-            {"device", r.device},   {"params", r.params},
-            {"l2", r.hot ? "hot" : "flushed"},
-            {"why", u.why},         {"first", u.first}};
+  json j = step_fields(u.row);
+  j.update({{"why", u.why}, {"first", u.first}});
   if (u.at != UnavailableStep::kAfterItsRun) j["at"] = u.at;
   return j;
 }
