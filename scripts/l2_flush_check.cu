@@ -12,14 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e_ = (call);                                                          \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));               \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "standalone_check.cuh"
 
 __global__ void read_all(const int4* in, size_t n, int* sink) {
   int acc = 0;
