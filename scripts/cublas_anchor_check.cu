@@ -2,22 +2,27 @@
 // At 4096^3 the anchor file (../shared/anchors/h200-2026-11-30.txt) gives
 // cuBLAS 794.6 TFLOP/s for BF16 and 401.9 for TF32, where gpubench's cublas_bf16
 // and cublas_tf32 rows on the H200 read about 9% less; its FP32 rows agree.
-// The BF16 and TF32 multiplies run at the GPU's power limit, so their clock,
+// Tensor-core multiplies can run at the GPU's power limit, where their clock,
 // and time, follow the power the run draws, which depends on the values
 // multiplied. This times one cublasGemmEx call per precision and input, under
 // two schedules:
-//   flushed: gpubench's sample, the L2 emptied by reading 120 MiB, then one
-//            call timed by events (the median, of samples enough for 1 s);
+//   flushed: gpubench's sample, the L2 emptied by reading twice its size,
+//            then one call timed by events (the median, of samples enough
+//            for 1 s);
 //   b2b:     calls back to back for 1 s, timed together (mean per call);
-// on three inputs: uniform in [-1, 1) (gpubench's), all zeros, all ones.
-// Each line gives the mean SM clock NVML read while that schedule ran, and
-// the share of those reads that found the clock held down by the power cap.
+// on three inputs: uniform in [-1, 1) (A and B drawn apart, as gpubench
+// draws them), all zeros, all ones. Each line gives the mean SM clock NVML
+// read while that schedule ran (a thread reads it from the first launch to
+// the last call's end), and the share of those reads that found the clock
+// held down by the power cap.
 // Build: nvcc -O2 -arch=sm_90 -o cublas_anchor_check scripts/cublas_anchor_check.cu -lcublas
 // Run:   ./cublas_anchor_check [n]   (n defaults to 4096)
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include <cublas_v2.h>
@@ -39,25 +44,31 @@
 enum class Fill { uniform, zeros, ones };
 const char* fill_name(Fill f) { return f == Fill::uniform ? "uniform" : f == Fill::zeros ? "zeros" : "ones"; }
 
-__device__ float value_at(Fill f, std::uint64_t i, std::uint64_t seed) {
-  if (f == Fill::zeros) return 0.0f;
-  if (f == Fill::ones) return 1.0f;
-  std::uint64_t x = (i + seed) * 0x9E3779B97F4A7C15ull;  // splitmix64
+// splitmix64's finalizer, as gpubench's src/detail/random.hpp mixes.
+__host__ __device__ std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return float(double(x >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+  return x ^ (x >> 31);
 }
 
-__global__ void fill(float* f32, __nv_bfloat16* bf16, std::uint64_t n, Fill how, std::uint64_t seed) {
+// Element i of a matrix whose seed was mixed into `base`: a matrix's values
+// do not repeat another's shifted.
+__device__ float value_at(Fill f, std::uint64_t i, std::uint64_t base) {
+  if (f == Fill::zeros) return 0.0f;
+  if (f == Fill::ones) return 1.0f;
+  return float(double(mix(base + i) >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+}
+
+__global__ void fill(float* f32, __nv_bfloat16* bf16, std::uint64_t n, Fill how, std::uint64_t base) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x) {
-    const float v = value_at(how, i, seed);
+    const float v = value_at(how, i, base);
     f32[i] = v;
     bf16[i] = __float2bfloat16(v);
   }
 }
 
-// gpubench's flush: read a buffer twice the L2 so none of the operands stays.
+// gpubench's flush: read a buffer twice the L2's size, so none of the operands stays.
 __global__ void read_to_evict(const int4* in, std::size_t n, int* sink) {
   int acc = 0;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
@@ -110,7 +121,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::uint64_t elems = std::uint64_t(n) * n;
-  const std::size_t flush_bytes = std::size_t(120) << 20;
+  int dev = 0;
+  CHECK(cudaGetDevice(&dev));
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, dev));
+  const std::size_t flush_bytes = 2 * std::size_t(prop.l2CacheSize);
   float *a, *b, *c;
   __nv_bfloat16 *a16, *b16;
   void* flush;
@@ -123,8 +138,6 @@ int main(int argc, char** argv) {
   CHECK(cudaMemset(flush, 1, flush_bytes));
   cublasHandle_t blas;
   CHECK_BLAS(cublasCreate(&blas));
-  int dev = 0;
-  CHECK(cudaGetDevice(&dev));
   char bus[32];
   CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, dev));
   const Nvml nvml(bus);
@@ -132,9 +145,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no NVML handle for %s\n", bus);
     return 1;
   }
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, dev));
-  std::printf("device %s, n %d\n", prop.name, n);
+  std::printf("device %s, n %d, flush %zu MiB\n", prop.name, n, flush_bytes >> 20);
   std::printf("%-6s %-8s %-8s %6s %12s %10s %8s %8s\n", "prec", "input", "schedule", "calls", "us/call", "TFLOP/s", "SM MHz",
               "capped");
 
@@ -144,18 +155,26 @@ int main(int argc, char** argv) {
   struct Clock {
     double mean_mhz = 0, capped = 0;  // capped: the share of reads
   };
-  // Waits for the stream, reading the SM clock and the power cap as it goes.
-  auto clock_until_done = [&] {
+  // Runs queue() (the launches of a schedule) and waits for the GPU, a
+  // thread reading the SM clock and the power cap all the while: the host
+  // blocks in queue() once CUDA's launch queue is full.
+  auto clock_while = [&](auto&& queue) {
+    std::atomic<bool> done{false};
     double sum = 0;
     int reads = 0, capped = 0;
-    while (cudaStreamQuery(0) == cudaErrorNotReady) {
-      if (const unsigned mhz = nvml.sm_mhz()) {
-        sum += mhz;
-        capped += nvml.power_capped();
-        ++reads;
+    std::thread reader([&] {
+      while (!done.load()) {
+        if (const unsigned mhz = nvml.sm_mhz()) {
+          sum += mhz;
+          capped += nvml.power_capped();
+          ++reads;
+        }
       }
-    }
+    });
+    queue();
     CHECK(cudaDeviceSynchronize());
+    done = true;
+    reader.join();
     return reads ? Clock{sum / reads, double(capped) / reads} : Clock{};
   };
 
@@ -172,8 +191,8 @@ int main(int argc, char** argv) {
                               p.compute, CUBLAS_GEMM_DEFAULT));
     };
     for (const Fill f : {Fill::uniform, Fill::zeros, Fill::ones}) {
-      fill<<<1024, 256>>>(a, a16, elems, f, 1);
-      fill<<<1024, 256>>>(b, b16, elems, f, 2);
+      fill<<<1024, 256>>>(a, a16, elems, f, mix(42));  // gpubench's seeds: 42 for A, 43 for B
+      fill<<<1024, 256>>>(b, b16, elems, f, mix(43));
       CHECK(cudaGetLastError());
       for (int w = 0; w < 3; ++w) gemm();  // warm-up: the first call also chooses cuBLAS's kernel
       CHECK(cudaEventRecord(e0));
@@ -192,13 +211,14 @@ int main(int argc, char** argv) {
         CHECK(cudaEventCreate(&starts[s]));
         CHECK(cudaEventCreate(&ends[s]));
       }
-      for (int s = 0; s < samples; ++s) {
-        read_to_evict<<<1024, 256>>>(static_cast<const int4*>(flush), flush_bytes / 16, static_cast<int*>(flush));
-        CHECK(cudaEventRecord(starts[s]));
-        gemm();
-        CHECK(cudaEventRecord(ends[s]));
-      }
-      const Clock flushed_clock = clock_until_done();
+      const Clock flushed_clock = clock_while([&] {
+        for (int s = 0; s < samples; ++s) {
+          read_to_evict<<<1024, 256>>>(static_cast<const int4*>(flush), flush_bytes / 16, static_cast<int*>(flush));
+          CHECK(cudaEventRecord(starts[s]));
+          gemm();
+          CHECK(cudaEventRecord(ends[s]));
+        }
+      });
       std::vector<float> ms(samples);
       for (int s = 0; s < samples; ++s) {
         CHECK(cudaEventElapsedTime(&ms[s], starts[s], ends[s]));
@@ -209,10 +229,11 @@ int main(int argc, char** argv) {
       const double flushed_us = 1e3 * (samples % 2 ? ms[samples / 2] : (ms[samples / 2 - 1] + ms[samples / 2]) / 2);
 
       const int runs = calls_for_a_second(0);
-      CHECK(cudaEventRecord(e0));
-      for (int r = 0; r < runs; ++r) gemm();
-      CHECK(cudaEventRecord(e1));
-      const Clock b2b_clock = clock_until_done();
+      const Clock b2b_clock = clock_while([&] {
+        CHECK(cudaEventRecord(e0));
+        for (int r = 0; r < runs; ++r) gemm();
+        CHECK(cudaEventRecord(e1));
+      });
       float total = 0;
       CHECK(cudaEventElapsedTime(&total, e0, e1));
       const double b2b_us = 1e3 * total / runs;

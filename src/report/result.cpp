@@ -58,6 +58,8 @@ void append_rows(RunReport& into, RunReport& more) {
     into.unavailable.push_back(std::move(u));
   }
   for (BenchResult& r : more.results) into.results.push_back(std::move(r));
+  more.results.clear();
+  more.unavailable.clear();
 }
 
 std::string host_name(const RunReport& report) {

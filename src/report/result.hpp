@@ -100,8 +100,9 @@ std::string host_name(const RunReport& report);
 // again takes the later end temperature).
 void append(RunReport& into, RunReport&& more);
 
-// Moves `more`'s results and unavailable steps after `into`'s; each step's
-// `first` is shifted by the rows already there, so it still names its run.
+// Moves `more`'s results and unavailable steps after `into`'s, leaving both
+// lists of `more` empty; each step's `first` is shifted by the rows already
+// there, so it still names its run.
 void append_rows(RunReport& into, RunReport& more);
 
 // Results with equal params on one device form a group (one table). Within its group, the
