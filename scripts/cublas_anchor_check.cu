@@ -15,7 +15,8 @@
 // read while that schedule ran (a thread reads it from the first launch to
 // the last call's end), and the share of those reads that found the clock
 // held down by the power cap.
-// Build: nvcc -O2 -arch=sm_90 -o cublas_anchor_check scripts/cublas_anchor_check.cu -lcublas
+// Build, from the repository's root:
+//   nvcc -O2 -arch=sm_90 -I. -o cublas_anchor_check scripts/cublas_anchor_check.cu -lcublas
 // Run:   ./cublas_anchor_check [n]   (n defaults to 4096)
 #include <algorithm>
 #include <atomic>
@@ -31,6 +32,7 @@
 #include <dlfcn.h>
 
 #include "standalone_check.cuh"
+#include "src/detail/random.hpp"
 
 #define CHECK_BLAS(call)                                      \
   do {                                                        \
@@ -44,20 +46,12 @@
 enum class Fill { uniform, zeros, ones };
 const char* fill_name(Fill f) { return f == Fill::uniform ? "uniform" : f == Fill::zeros ? "zeros" : "ones"; }
 
-// splitmix64's finalizer, as gpubench's src/detail/random.hpp mixes.
-__host__ __device__ std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-// Element i of a matrix whose seed was mixed into `base`: a matrix's values
-// do not repeat another's shifted.
+// Element i of a matrix whose seed was mixed into `base`, drawn as
+// gpubench draws its inputs (src/detail/random.hpp).
 __device__ float value_at(Fill f, std::uint64_t i, std::uint64_t base) {
   if (f == Fill::zeros) return 0.0f;
   if (f == Fill::ones) return 1.0f;
-  return float(double(mix(base + i) >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+  return float(gpubench::uniform_pm1(base, std::int64_t(i)));
 }
 
 __global__ void fill(float* f32, __nv_bfloat16* bf16, std::uint64_t n, Fill how, std::uint64_t base) {
@@ -191,8 +185,8 @@ int main(int argc, char** argv) {
                               p.compute, CUBLAS_GEMM_DEFAULT));
     };
     for (const Fill f : {Fill::uniform, Fill::zeros, Fill::ones}) {
-      fill<<<1024, 256>>>(a, a16, elems, f, mix(42));  // gpubench's seeds: 42 for A, 43 for B
-      fill<<<1024, 256>>>(b, b16, elems, f, mix(43));
+      fill<<<1024, 256>>>(a, a16, elems, f, gpubench::mix(42));  // gpubench's seeds: 42 for A, 43 for B
+      fill<<<1024, 256>>>(b, b16, elems, f, gpubench::mix(43));
       CHECK(cudaGetLastError());
       for (int w = 0; w < 3; ++w) gemm();  // warm-up: the first call also chooses cuBLAS's kernel
       CHECK(cudaEventRecord(e0));
