@@ -58,7 +58,7 @@ struct Check : nlohmann::json_sax<json> {
   }
   bool start(bool array) {
     too_deep = open.size() >= kMaxDepth;
-    if (!too_deep) open.push_back({array, next_path()});
+    if (!too_deep) open.push_back({array, next_path(), 0, {}, {}});
     return !too_deep;
   }
   bool value() {  // a scalar: counted, its path never needed
