@@ -42,8 +42,7 @@ const Api& api() {
 }
 
 void check(ncclResult_t result, const char* call) {
-  if (result != ncclSuccess)
-    throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " + api().ncclGetErrorString(result));
+  if (result != ncclSuccess) throw library_error(call, api().ncclGetErrorString(result));
 }
 #define GPUBENCH_NCCL(call) check(api().call, #call)
 

@@ -55,8 +55,7 @@ const Api& api() {
 }
 
 void check(cudnnStatus_t status, const char* call) {
-  if (status != CUDNN_STATUS_SUCCESS)
-    throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " + api().cudnnGetErrorString(status));
+  if (status != CUDNN_STATUS_SUCCESS) throw library_error(call, api().cudnnGetErrorString(status));
 }
 #define GPUBENCH_CUDNN(call) check(api().call, #call)
 

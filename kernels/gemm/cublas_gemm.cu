@@ -4,24 +4,18 @@
 // passes B first.
 #include <cublas_v2.h>
 
-#include <string>
-
+#include "kernels/gemm/cublas_check.hpp"
 #include "kernels/gemm/gemm_step.hpp"
-#include "src/detail/cuda_check.hpp"
 
 namespace gpubench::gemm {
 namespace {
 
-void check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw CudaError(cudaErrorUnknown, std::string(what) + " failed: " + cublasGetStatusString(s));
-}
-
 void run_with(const Problem& p, const Workspace& ws, cublasComputeType_t compute) {
   const float one = 1.0f, zero = 0.0f;
-  check(cublasGemmEx(static_cast<cublasHandle_t>(ws.cublas), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one, p.b,
-                     CUDA_R_32F, p.n, p.a, CUDA_R_32F, p.k, &zero, p.c, CUDA_R_32F, p.n, compute, CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+  cublas_check(cublasGemmEx(static_cast<cublasHandle_t>(ws.cublas), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one,
+                            p.b, CUDA_R_32F, p.n, p.a, CUDA_R_32F, p.k, &zero, p.c, CUDA_R_32F, p.n, compute,
+                            CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
 }
 
 void run_fp32(const Problem& p, const Workspace& ws) { run_with(p, ws, CUBLAS_COMPUTE_32F); }
@@ -29,10 +23,10 @@ void run_tf32(const Problem& p, const Workspace& ws) { run_with(p, ws, CUBLAS_CO
 
 void run_bf16(const Problem& p, const Workspace& ws) {
   const float one = 1.0f, zero = 0.0f;
-  check(cublasGemmEx(static_cast<cublasHandle_t>(ws.cublas), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one, p.b_bf16,
-                     CUDA_R_16BF, p.ldb_bf16, p.a_bf16, CUDA_R_16BF, p.lda_bf16, &zero, p.c, CUDA_R_32F, p.n,
-                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+  cublas_check(cublasGemmEx(static_cast<cublasHandle_t>(ws.cublas), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one,
+                            p.b_bf16, CUDA_R_16BF, p.ldb_bf16, p.a_bf16, CUDA_R_16BF, p.lda_bf16, &zero, p.c,
+                            CUDA_R_32F, p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace gpubench::stencil3d {
 namespace {
 
 void check(cusparseStatus_t status, const char* call) {
-  if (status != CUSPARSE_STATUS_SUCCESS) throw std::runtime_error(std::string(call) + " failed: " + cusparseGetErrorString(status));
+  if (status != CUSPARSE_STATUS_SUCCESS) throw library_error(call, cusparseGetErrorString(status));
 }
 #define GPUBENCH_CUSPARSE(call) check(call, #call)
 

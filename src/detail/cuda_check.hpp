@@ -28,6 +28,13 @@ inline void cuda_check(cudaError_t code, const char* what_call, const char* file
   if (code != cudaSuccess) throw CudaError(code, what_call, file, line);
 }
 
+// A failed call of a CUDA library (cuBLAS, cuSPARSE, cuDNN, NCCL), `why`
+// being the library's own text for the status it returned. It is a CudaError
+// so that the run names the step and size it failed at.
+inline CudaError library_error(const char* call, const char* why) {
+  return CudaError(cudaErrorUnknown, std::string(call) + " failed: " + why);
+}
+
 }  // namespace gpubench
 
 #define GPUBENCH_CUDA(call) ::gpubench::cuda_check((call), #call, __FILE__, __LINE__)

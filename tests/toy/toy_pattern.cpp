@@ -1,11 +1,13 @@
 #include "tests/toy/toy_pattern.hpp"
 
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "src/core/metrics.hpp"
+#include "src/detail/cuda_check.hpp"
 
 namespace gpubench::toy {
 namespace {
@@ -39,11 +41,11 @@ constexpr std::size_t kStale = 3, kLibrary = 4;
 class ToyFixture : public Fixture {
  public:
   explicit ToyFixture(const Point& p)
-      : n_(p.at("n")), scale_(p.at("scale")), seed_(p.at("seed")), mode_b_(p.at("mode") == "b") {}
+      : n_(p.at("n")), scale_(p.at("scale")), seed_(p.at("seed")), mode_(p.at("mode")) {}
 
   // Stands for a host library missing on this machine: mode b has no `library`.
   std::string unavailable(std::size_t i, const DeviceInfo*) const override {
-    return mode_b_ && i == kLibrary ? "not offered in mode b" : "";
+    return mode_ == "b" && i == kLibrary ? "not offered in mode b" : "";
   }
 
   Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
@@ -55,6 +57,8 @@ class ToyFixture : public Fixture {
   }
 
   StepRun step(std::size_t i, const Env&) override {
+    // Stands for a library call that fails: mode c's `library` cannot start.
+    if (mode_ == "c" && i == kLibrary) throw library_error("toyCreate", "TOY_STATUS_NOT_INITIALIZED");
     StepRun r;
     r.prepare = [this] { got_ = -1; };
     r.body = [this, i, runs = 0]() mutable {
@@ -73,7 +77,7 @@ class ToyFixture : public Fixture {
  private:
   std::int64_t n_, scale_;
   std::uint64_t seed_;
-  bool mode_b_;
+  std::string mode_;
   std::vector<std::int64_t> values_;
   std::int64_t expected_ = 0, got_ = 0;
 };
@@ -87,7 +91,7 @@ const Pattern& toy_pattern() {
     d.title = "a test-only host pattern";
     d.help = "Sum seeded integers on the host";
     d.axes = {size_axis("n", "Elements", "1000", 1 << 20), integer_axis("scale", "Factor of every value", "1", 1, 8),
-              choice_axis("mode", "b: the library step is unavailable", {"a", "b"})};
+              choice_axis("mode", "b: the library step is unavailable; c: its library call fails", {"a", "b", "c"})};
     d.ladders = {{"basic", ""}, {"fast", "basic"}, {"baseline", ""}};
     d.steps = {{"loop", "basic", "one add per element", true},
                {"unrolled", "fast", "two accumulators", true},

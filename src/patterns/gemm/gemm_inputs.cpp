@@ -1,7 +1,6 @@
 #include "src/patterns/gemm/gemm_inputs.hpp"
 
-#include <fmt/format.h>
-
+#include "kernels/gemm/cublas_check.hpp"
 #include "src/detail/cuda_check.hpp"
 #include "src/detail/device_buffer.hpp"
 #include "src/detail/parallel.hpp"
@@ -34,11 +33,6 @@ std::vector<__nv_bfloat16> pack_bf16(const std::vector<float>& v, std::int64_t r
       for (int c = 0; c < cols; ++c) out[std::size_t(r) * ld + c] = __float2bfloat16(v[std::size_t(r) * cols + c]);
   });
   return out;
-}
-
-void cublas_check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw CudaError(cudaErrorUnknown, fmt::format("{}: {}", what, cublasGetStatusString(s)));
 }
 
 Blas::Blas(cudaStream_t stream) {

@@ -19,9 +19,6 @@ std::vector<float> round_to_bf16(const std::vector<float>& v);
 // rows x cols values as bf16 rows of `ld` elements, the padding zero.
 std::vector<__nv_bfloat16> pack_bf16(const std::vector<float>& v, std::int64_t rows, int cols, int ld);
 
-// Throws CudaError naming `what` unless s is CUBLAS_STATUS_SUCCESS.
-void cublas_check(cublasStatus_t s, const char* what);
-
 // A cuBLAS handle bound to a stream.
 struct Blas {
   cublasHandle_t handle = nullptr;
