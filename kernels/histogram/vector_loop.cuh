@@ -11,7 +11,7 @@ namespace gpubench::histogram {
 // whole 16-byte vectors kLoads at a time, then the vectors left, then the
 // samples past the last whole vector. (Loading the next kLoads vectors
 // while counting these took 118 registers instead of about 34 and was slower
-// on the H200.)
+// on the H200, in a development run not kept in results/.)
 template <int kLoads, class T, class F>
 __device__ __forceinline__ void for_each_sample(const T* samples, std::int64_t n, std::int64_t thread,
                                                 std::int64_t threads, F&& count) {
