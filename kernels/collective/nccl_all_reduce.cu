@@ -57,7 +57,8 @@ struct Comms : Plan {
 std::string nccl_available(const Problem& p) {
   if (!api().error.empty()) return api().error;
   int version = 0;
-  check(api().ncclGetVersion(&version), "ncclGetVersion");
+  if (const ncclResult_t r = api().ncclGetVersion(&version); r != ncclSuccess)
+    return std::string("ncclGetVersion failed: ") + api().ncclGetErrorString(r);
   if (p.elem == Elem::bf16 && version < 21000) return "this NCCL (" + std::to_string(version) + ") has no bfloat16";
   return {};
 }

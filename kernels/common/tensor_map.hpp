@@ -29,6 +29,11 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   return fn;
 }
 
+// Throws unless cuTensorMapEncodeTiled returned CUDA_SUCCESS.
+inline void check_encoded(CUresult r) {
+  if (r != CUDA_SUCCESS) throw library_error("cuTensorMapEncodeTiled", ("CUresult " + std::to_string(r)).c_str());
+}
+
 // Whether TMA can copy from `in` a dense array whose rows are `row_bytes`
 // long, for a step that writes `out` as 16-byte vectors: both on 16-byte
 // boundaries, and the rows a multiple of 16 bytes.
@@ -56,7 +61,7 @@ inline CUtensorMap plain_tensor_map(bool f64, int rank, const void* p, const cuu
                                     cuuint32_t(rank), const_cast<void*>(p), dims, strides, box, element_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                     CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
+  check_encoded(r);
   return map;
 }
 

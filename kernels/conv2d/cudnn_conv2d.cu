@@ -114,7 +114,8 @@ std::shared_ptr<void> make_plan(const Problem& p, cudaStream_t stream) {
         (tensor_ok || (found[i].mathType != CUDNN_TENSOR_OP_MATH &&
                        found[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)))
       best = &found[i];
-  if (!best) throw std::runtime_error("cuDNN found no full-precision algorithm for this convolution");
+  if (!best)
+    throw library_error("cudnnFindConvolutionForwardAlgorithm", "no full-precision algorithm for this convolution");
   plan->algo = best->algo;
   plan->math = best->mathType;
   GPUBENCH_CUDNN(cudnnSetConvolutionMathType(plan->conv, best->mathType));

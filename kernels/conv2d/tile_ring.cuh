@@ -25,16 +25,16 @@ namespace {
 
 // The longest march a block makes, in tile rows: 3, the best or within 1%
 // of the best of 1, 2, 3, 4 and 6 at 8192 x 8192 for every mask on the H200,
-// and of 8, 16 and 43 too at masks 3 and 7, the only ones they were tried at
-// (results/h200/experiments/README.md); shorter where that
-// fills the GPU's last wave of blocks better. A march starts with one tile's
+// and of 8, 16 and 43 too at masks 3 and 7, the only ones they were tried
+// at (results/h200/experiments/README.md); shorter where that fills the
+// GPU's last wave of blocks better. A march starts with one tile's
 // wait on the copy engine: its cost before the first tile row.
 constexpr int kLongestMarch = 3, kMarchStart = 1;
 
 // Masks up to 5 are bound by DRAM and want tiles in flight: four stages.
 // From 7 the arithmetic wants the warps of more blocks per SM: three (the
 // best of 2, 3 and 4 at masks 7 and 9 on the H200, 15 not tried;
-// docs/ladders/conv2d.md).
+// results/h200/experiments/README.md).
 template <class T, int R>
 struct Ring {
   using S = TileShape<T, R>;

@@ -9,8 +9,10 @@
 // operands must both be K-major, and B (k x n, row-major) is N-major, so a
 // first kernel writes B transposed and rounded to TF32 into scratch, inside
 // the timed run (2kn x 4 bytes: on an H100, 14% of the step's time at
-// 4096^3 and 8% at 8192^3, docs/ladders/gemm.md). A is read as it is (the tensor cores take the upper 19 bits of each value)
-// when its rows are 16-byte aligned, else first copied to padded rows.
+// 4096^3 and 8% at 8192^3, results/h100/experiments/
+// gemm-tf32-transpose-ncu.txt). A is read as it is (the tensor cores take
+// the upper 19 bits of each value) when its rows are 16-byte aligned, else
+// first copied to padded rows.
 #include <algorithm>
 
 #include "kernels/gemm/gemm_common.cuh"

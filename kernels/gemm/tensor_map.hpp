@@ -27,7 +27,7 @@ inline CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, int element_byt
   const CUresult r = encode_tiled()(&map, type, 2, const_cast<void*>(p), dims, strides, box, element_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                     promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw CudaError(cudaErrorInvalidValue, "cuTensorMapEncodeTiled failed: " + std::to_string(r));
+  check_encoded(r);
   return map;
 }
 

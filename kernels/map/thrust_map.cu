@@ -2,8 +2,10 @@
 // on the benchmark's stream. The policy is par_nosync: thrust's default
 // device policy synchronizes the stream after the algorithm, which would
 // wait on the harness's stream-holding kernel (and time the host); the
-// kernel thrust launches is the same.
+// kernel thrust launches is the same. thrust reports a failed launch by
+// throwing thrust::system_error, which becomes a CudaError like any other.
 #include <thrust/execution_policy.h>
+#include <thrust/system_error.h>
 #include <thrust/transform.h>
 
 #include "kernels/map/map_common.cuh"
@@ -23,15 +25,24 @@ struct Binary {
   __device__ T operator()(T x, T y) const { return f(x, y); }
 };
 
+template <class Call>
+void checked(Call&& call) {
+  try {
+    call();
+  } catch (const thrust::system_error& e) {
+    throw library_error("thrust::transform", e.what());
+  }
+}
+
 struct Thrust {
   static constexpr bool kBinary = true;
   template <class T, class F>
   static void binary(const T* a, const T* b, T* out, std::int64_t n, F f, cudaStream_t stream) {
-    thrust::transform(thrust::cuda::par_nosync.on(stream), a, a + n, b, out, Binary<F>{f});
+    checked([&] { thrust::transform(thrust::cuda::par_nosync.on(stream), a, a + n, b, out, Binary<F>{f}); });
   }
   static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
     const uchar3* px = reinterpret_cast<const uchar3*>(rgb);
-    thrust::transform(thrust::cuda::par_nosync.on(stream), px, px + n, out, Gray3{});
+    checked([&] { thrust::transform(thrust::cuda::par_nosync.on(stream), px, px + n, out, Gray3{}); });
   }
 };
 

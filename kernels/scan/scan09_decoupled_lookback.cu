@@ -90,11 +90,11 @@ __global__ void __launch_bounds__(kThreads) lookback_kernel(const T* in, T* out,
   Tile::store(out + run, count, slices[warp], v);
 }
 
-// 32 elements a thread. 4-byte elements: 128 threads (128 bytes each), kept
-// from 64 to 512 threads and 64 to 256 bytes per thread tried on the H200
-// at 2^24 to 2^30 (CUB: 128 x 96); 256 bytes was about 5% faster at 2^28
-// and 2^30 but slower than CUB at 2^24 (development runs, not kept in
-// results/; docs/ladders/scan.md). 8-byte elements: 64 threads (256 bytes
+// 32 elements a thread. 4-byte elements: 128 threads (128 bytes each),
+// chosen among 64 to 512 threads and 64 to 256 bytes per thread, tried on
+// the H200 at 2^24 to 2^30 (CUB: 128 x 96); 256 bytes was about 5% faster
+// at 2^28 and 2^30 but slower than CUB at 2^24 (development runs, not kept
+// in results/; docs/ladders/scan.md). 8-byte elements: 64 threads (256 bytes
 // each), the same 2048-element tile in half the warps; of 15 shapes from
 // 64 to 256 threads and 64 to 384 bytes per thread it was the only one
 // ahead of CUB at 2^24 for both types and both kinds, and about 1.7%

@@ -68,8 +68,8 @@ struct TileStatus {
   // 16 for 8-byte ones: one relaxed store to publish, one relaxed load to
   // read, no fences. (8-byte values used to sit apart from their flag,
   // ordered by a release store and an acquire load: the fences behind
-  // those held float64 at 0.75x CUB, which packs them the same way, in the
-  // check run issue 15 cites, not kept in results/.)
+  // those held float64 at 0.75x CUB (which packs them the same way) in
+  // the check run that issue 15 cites, not kept in results/.)
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "tile values are 4 or 8 bytes");
   using Word = std::conditional_t<sizeof(T) == 4, unsigned long long, Word128>;
 

@@ -30,10 +30,10 @@ constexpr int kBlockX = 32, kBlockY = 16, kStages = 8;
 
 // The longest march a block makes, in planes: 32, the best of the lengths
 // tried at sides 256 and 384 in float32 and 384 to 640 in float64 on the
-// H200 with 8-row tiles (at 256 in float64, 128 planes was 3% faster), and
-// against 64 with 16-row ones at 512 and 640
-// (results/h200/experiments/README.md); shorter where that fills the
-// GPU's last wave of blocks better. A march reads two planes more than it
+// H200 with 8-row tiles (at 256 in float64, 128 planes was 3% faster),
+// and against 64 with 16-row ones at 512 and 640
+// (results/h200/experiments/README.md); shorter where that fills the GPU's
+// last wave of blocks better. A march reads two planes more than it
 // writes (one past each end): its cost before it starts.
 constexpr int kLongestMarch = 32, kMarchStart = 2;
 

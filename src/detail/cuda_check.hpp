@@ -32,7 +32,7 @@ inline void cuda_check(cudaError_t code, const char* what_call, const char* file
 // being the library's own text for the status it returned. It is a CudaError
 // so that the run names the step and size it failed at.
 inline CudaError library_error(const char* call, const char* why) {
-  return CudaError(cudaErrorUnknown, std::string(call) + " failed: " + why);
+  return CudaError(cudaErrorUnknown, std::string(call) + " failed: " + (why ? why : "(no status text)"));
 }
 
 }  // namespace gpubench

@@ -12,7 +12,7 @@ enum ExitCode : int {
   kExitVerifyFailed = 1,  // a benchmark ran but its result was wrong (FAIL row)
   kExitUsage = 2,         // bad arguments, sizes, paths or configs
   kExitNoDevice = 3,      // a GPU command with no usable CUDA device
-  kExitCudaError = 4,     // a CUDA call failed while running
+  kExitCudaError = 4,     // a CUDA call, or a CUDA library's, failed while running
   kExitInternal = 5,      // anything else: out of host memory, a bug
 };
 

@@ -49,11 +49,11 @@ TEST_CASE("a pattern's axes, steps and ladders become a subcommand and a list") 
   CHECK(list.out.find("toy: a test-only host pattern") != std::string::npos);
   CHECK(list.out.find("  unrolled  fast      two accumulators") != std::string::npos);
   const Outcome help = cli({"toy", "--help"});
-  for (const char* s : {"--n", "--scale", "--mode", "a, b, c", "--variant", "--seed", "--json"})
+  for (const char* s : {"--n", "--scale", "--mode", "a, b, c, d", "--variant", "--seed", "--json"})
     CHECK(help.out.find(s) != std::string::npos);
-  const Outcome bad = cli({"toy", "--mode", "d"});
+  const Outcome bad = cli({"toy", "--mode", "e"});
   CHECK(bad.rc == kExitUsage);
-  CHECK(bad.err == "gpubench: error: --mode: unknown value 'd'; valid: a, b, c\n");
+  CHECK(bad.err == "gpubench: error: --mode: unknown value 'e'; valid: a, b, c, d\n");
   CHECK(cli({"toy", "--variant", "fast"}).err ==
         "gpubench: error: unknown toy variant 'fast'; valid: all, loop, unrolled, broken, stale, library\n");
   CHECK(cli({"toy", "--scale", "9"}).err == "gpubench: error: --scale: 9: must be an integer from 1 to 8\n");
@@ -120,7 +120,7 @@ TEST_CASE("a wrong result is a FAIL row, its reason under the table, and exit 1"
         std::string::npos);
 }
 
-TEST_CASE("a library call that fails is one CUDA error line naming the step and point, and exit 4") {
+TEST_CASE("a library call that fails is one CUDA error line naming the step (if any) and point, and exit 4") {
   const std::string json_path = "core_toy_library_failed.json";
   std::remove(json_path.c_str());
   const Outcome r = cli({"toy", "--mode", "c", "--variant", "loop,library", "--json", json_path.c_str()});
@@ -129,6 +129,12 @@ TEST_CASE("a library call that fails is one CUDA error line naming the step and 
         "gpubench: CUDA error: library at toy n=1000 scale=1 mode=c seed=42: toyCreate failed: "
         "TOY_STATUS_NOT_INITIALIZED\n");
   CHECK_FALSE(std::ifstream(json_path).good());  // no half-written results
+  const Outcome setup = cli({"toy", "--mode", "d", "--json", json_path.c_str()});
+  CHECK(setup.rc == kExitCudaError);
+  CHECK(setup.err ==
+        "gpubench: CUDA error: setting up toy n=1000 scale=1 mode=d seed=42: toySetUp failed: "
+        "TOY_STATUS_ALLOC_FAILED\n");
+  CHECK_FALSE(std::ifstream(json_path).good());
 }
 
 TEST_CASE("configs are checked against the pattern's axes and expand like the command line") {
@@ -150,7 +156,7 @@ TEST_CASE("configs are checked against the pattern's axes and expand like the co
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"scale": "2^4"}}]})"),
                     R"(benchmarks[0].params.scale: expected an integer from 1 to 8, got "2^4")");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"mode": "a,z"}}]})"),
-                    R"(benchmarks[0].params.mode: expected one of a, b, c, got "a,z")");
+                    R"(benchmarks[0].params.mode: expected one of a, b, c, d, got "a,z")");
   CHECK_THROWS_WITH(plan(R"({"benchmarks": [{"pattern": "toy", "params": {"n": "2^21"}}]})"),
                     Catch::StartsWith("benchmarks[0].params.n: expected a size") && Catch::Contains("up to 1048576"));
   // A step named at a point it cannot take: the benchmark is named, before anything runs.

@@ -51,13 +51,15 @@ class ToyFixture : public Fixture {
   Footprint footprint(const Env&) const override { return {8.0 * double(n_), 0.0}; }
 
   void setup(const Env&) override {
+    if (mode_ == "d") throw library_error("toySetUp", "TOY_STATUS_ALLOC_FAILED");
     values_.resize(std::size_t(n_));
     for (std::int64_t i = 0; i < n_; ++i) values_[i] = std::int64_t((seed_ + std::uint64_t(i) * 7919) % 1000) * scale_;
     expected_ = library(values_);
   }
 
   StepRun step(std::size_t i, const Env&) override {
-    // Stands for a library call that fails: mode c's `library` cannot start.
+    // Stands for a library call that fails: mode c's `library` cannot start,
+    // mode d's setup (above) cannot allocate.
     if (mode_ == "c" && i == kLibrary) throw library_error("toyCreate", "TOY_STATUS_NOT_INITIALIZED");
     StepRun r;
     r.prepare = [this] { got_ = -1; };
@@ -91,7 +93,8 @@ const Pattern& toy_pattern() {
     d.title = "a test-only host pattern";
     d.help = "Sum seeded integers on the host";
     d.axes = {size_axis("n", "Elements", "1000", 1 << 20), integer_axis("scale", "Factor of every value", "1", 1, 8),
-              choice_axis("mode", "b: the library step is unavailable; c: its library call fails", {"a", "b", "c"})};
+              choice_axis("mode", "b: the library step is unavailable; c: its library call fails; d: setup fails",
+                          {"a", "b", "c", "d"})};
     d.ladders = {{"basic", ""}, {"fast", "basic"}, {"baseline", ""}};
     d.steps = {{"loop", "basic", "one add per element", true},
                {"unrolled", "fast", "two accumulators", true},
