@@ -28,9 +28,10 @@ inline void cuda_check(cudaError_t code, const char* what_call, const char* file
   if (code != cudaSuccess) throw CudaError(code, what_call, file, line);
 }
 
-// A failed call of a CUDA library (cuBLAS, cuSPARSE, cuDNN, NCCL), `why`
-// being the library's own text for the status it returned. It is a CudaError
-// so that the run names the step and size it failed at.
+// A failed call of a CUDA library (cuBLAS, cuSPARSE, cuDNN, NCCL, thrust,
+// the driver's tensor-map encoder), `why` being the library's own text for
+// the status it returned. It is a CudaError so that the run names the step
+// and size it failed at.
 inline CudaError library_error(const char* call, const char* why) {
   return CudaError(cudaErrorUnknown, std::string(call) + " failed: " + (why ? why : "(no status text)"));
 }
