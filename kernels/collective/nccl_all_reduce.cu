@@ -58,7 +58,7 @@ std::string nccl_available(const Problem& p) {
   if (!api().error.empty()) return api().error;
   int version = 0;
   if (const ncclResult_t r = api().ncclGetVersion(&version); r != ncclSuccess)
-    return std::string("ncclGetVersion failed: ") + api().ncclGetErrorString(r);
+    return library_failure("ncclGetVersion", api().ncclGetErrorString(r));
   if (p.elem == Elem::bf16 && version < 21000) return "this NCCL (" + std::to_string(version) + ") has no bfloat16";
   return {};
 }

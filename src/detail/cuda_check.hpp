@@ -28,12 +28,17 @@ inline void cuda_check(cudaError_t code, const char* what_call, const char* file
   if (code != cudaSuccess) throw CudaError(code, what_call, file, line);
 }
 
-// A failed call of a CUDA library (cuBLAS, cuSPARSE, cuDNN, NCCL, thrust,
-// the driver's tensor-map encoder), `why` being the library's own text for
-// the status it returned. It is a CudaError so that the run names the step
-// and size it failed at.
+// What a failed call of a CUDA library (cuBLAS, cuSPARSE, cuDNN, NCCL,
+// thrust, the driver's tensor-map encoder) says: `why` is the library's own
+// text for the status it returned.
+inline std::string library_failure(const char* call, const char* why) {
+  return std::string(call) + " failed: " + (why ? why : "(no status text)");
+}
+
+// The same as a CudaError, so that the run names the step and size it
+// failed at.
 inline CudaError library_error(const char* call, const char* why) {
-  return CudaError(cudaErrorUnknown, std::string(call) + " failed: " + (why ? why : "(no status text)"));
+  return CudaError(cudaErrorUnknown, library_failure(call, why));
 }
 
 }  // namespace gpubench
