@@ -15,23 +15,31 @@
 
 namespace gpubench {
 
-// cuTensorMapEncodeTiled lives in the driver; the runtime hands out its
-// address, so the binary needs no link against libcuda.
+// The address of a driver function, or null where the driver lacks it:
+// the runtime hands it out, so the binary needs no link against libcuda.
+inline void* driver_entry(const char* name, int version) {
+  void* f = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion(name, &f, version, cudaEnableDefault, &found));
+  return found == cudaDriverEntryPointSuccess ? f : nullptr;
+}
+
 inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !f)
-      throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-  }();
+  static const auto fn =
+      reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(driver_entry("cuTensorMapEncodeTiled", 12000));
+  if (!fn) throw CudaError(cudaErrorNotSupported, "the driver has no cuTensorMapEncodeTiled");
   return fn;
 }
 
-// Throws unless cuTensorMapEncodeTiled returned CUDA_SUCCESS.
+// Throws unless cuTensorMapEncodeTiled returned CUDA_SUCCESS, naming the
+// driver's error (its number where the driver cannot name it).
 inline void check_encoded(CUresult r) {
-  if (r != CUDA_SUCCESS) throw library_error("cuTensorMapEncodeTiled", ("CUresult " + std::to_string(r)).c_str());
+  if (r == CUDA_SUCCESS) return;
+  static const auto error_name = reinterpret_cast<PFN_cuGetErrorName_v6000>(driver_entry("cuGetErrorName", 6000));
+  const char* name = nullptr;
+  if (error_name) error_name(r, &name);  // leaves it null for a number it does not know
+  const std::string why = name ? std::string(name) : "CUresult " + std::to_string(r);
+  throw library_error("cuTensorMapEncodeTiled", why.c_str());
 }
 
 // Whether TMA can copy from `in` a dense array whose rows are `row_bytes`

@@ -3,10 +3,13 @@
 // reference, with C poisoned before each).
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 #include <tuple>
 #include <vector>
 
+#include "kernels/gemm/tensor_map.hpp"
+#include "src/detail/cuda_check.hpp"
 #include "tests/gpu/check_point.hpp"
 
 using namespace gpubench;
@@ -36,6 +39,13 @@ TEST_CASE("every gemm step is correct at square, ragged and non-tile-multiple si
     sizes.emplace_back(4097, 4097, 4097);
   }
   for (const auto& [m, n, k] : sizes) check_every_step(m, n, k);
+}
+
+TEST_CASE("a tensor map the driver refuses is a CUDA error naming the driver's error", "[gpu][gemm]") {
+  // The driver wants a 16-byte-aligned address; it reads nothing from it.
+  const void* misaligned = reinterpret_cast<const void*>(std::uintptr_t{2});
+  REQUIRE_THROWS_MATCHES(gemm::bf16_tensor_map(static_cast<const __nv_bfloat16*>(misaligned), 64, 64, 64, 64),
+                         CudaError, Catch::Message("cuTensorMapEncodeTiled failed: CUDA_ERROR_INVALID_VALUE"));
 }
 
 TEST_CASE("every gemm step past 2^31 elements of A and of C", "[gpu][gemm][large]") {
