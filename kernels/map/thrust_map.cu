@@ -2,8 +2,15 @@
 // on the benchmark's stream. The policy is par_nosync: thrust's default
 // device policy synchronizes the stream after the algorithm, which would
 // wait on the harness's stream-holding kernel (and time the host); the
-// kernel thrust launches is the same. thrust reports a failed launch by
-// throwing thrust::system_error, which becomes a CudaError like any other.
+// kernel thrust launches is the same. The functors are marked with
+// cuda::proclaim_copyable_arguments, as thrust's documentation asks of a
+// functor that does not take its arguments' addresses: without the mark
+// thrust must hand it the elements in place in global memory, and on
+// Hopper it launches its prefetching kernel instead of the one that copies
+// tiles into shared memory with TMA bulk copies (what it picks by itself
+// for thrust::plus<float>). thrust reports a failed launch by throwing
+// thrust::system_error, which becomes a CudaError like any other.
+#include <cuda/functional>
 #include <thrust/execution_policy.h>
 #include <thrust/system_error.h>
 #include <thrust/transform.h>
@@ -38,11 +45,17 @@ struct Thrust {
   static constexpr bool kBinary = true;
   template <class T, class F>
   static void binary(const T* a, const T* b, T* out, std::int64_t n, F f, cudaStream_t stream) {
-    checked([&] { thrust::transform(thrust::cuda::par_nosync.on(stream), a, a + n, b, out, Binary<F>{f}); });
+    checked([&] {
+      thrust::transform(thrust::cuda::par_nosync.on(stream), a, a + n, b, out,
+                        cuda::proclaim_copyable_arguments(Binary<F>{f}));
+    });
   }
   static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
     const uchar3* px = reinterpret_cast<const uchar3*>(rgb);
-    checked([&] { thrust::transform(thrust::cuda::par_nosync.on(stream), px, px + n, out, Gray3{}); });
+    checked([&] {
+      thrust::transform(thrust::cuda::par_nosync.on(stream), px, px + n, out,
+                        cuda::proclaim_copyable_arguments(Gray3{}));
+    });
   }
 };
 
