@@ -49,6 +49,16 @@ __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, int parity) {
   } while (!done);)
 }
 
+// A bulk copy (TMA without a tensor map): `bytes` contiguous bytes from
+// global memory to shared memory, both addresses and the size multiples of
+// 16, counted on `bar`.
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, std::uint32_t bytes, std::uint64_t* bar) {
+  GPUBENCH_SM90(asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");)
+}
+
 // TMA: copies the box at (c0, c1) or (c0, c1, c2) (innermost first) of
 // `map`'s tensor to shared memory, zero-filling what lies outside the
 // tensor, and counts the bytes on `bar`.

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <cuda_runtime_api.h>
 
@@ -61,6 +62,8 @@ struct Step {
   Resources (*resources)(const Problem&) = nullptr;  // nullptr for library and host steps
   bool grayscale_only = false;                       // the 2D grid is the image kernel's
   bool copies = false;  // the copy baseline: out gets half of bytes_moved from a, not the op
+  // Why the step cannot run on the current GPU, or "" (nullptr: it always can).
+  std::string (*unavailable)(const Problem&) = nullptr;
 };
 
 }  // namespace gpubench::map

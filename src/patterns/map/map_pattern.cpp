@@ -34,9 +34,10 @@ class MapFixture : public Fixture {
     out_bytes_ = op_ == Op::grayscale ? std::size_t(n_) : in_bytes_;
   }
 
-  std::string unavailable(std::size_t i, const DeviceInfo*) const override {
-    if (ladder()[i].grayscale_only && op_ != Op::grayscale) return "the 2D grid is the grayscale image's kernel";
-    return {};
+  std::string unavailable(std::size_t i, const DeviceInfo* d) const override {
+    const Step& s = ladder()[i];
+    if (s.grayscale_only && op_ != Op::grayscale) return "the 2D grid is the grayscale image's kernel";
+    return s.unavailable && d ? s.unavailable(problem(nullptr, nullptr, nullptr)) : std::string();
   }
 
   // The inputs, the reference and the output on the host; the inputs and

@@ -1,0 +1,141 @@
+// bulk_copy — beyond the lectures, on Hopper: each block brings its tile of
+// every input (16 KiB of each; for grayscale 4096 pixels) into shared
+// memory with one TMA bulk copy per input, issued by one thread and counted
+// on an mbarrier, then computes from shared memory and stores 16-byte
+// vectors. The loads in flight are no longer bounded by each thread's
+// registers: a block asks for its whole tile with one instruction, which is
+// how thrust's own kernel copies on Hopper. It costs shared memory (32 KiB
+// a block for two inputs, which caps the blocks an SM holds) and needs
+// sm_90; arrays not on 16-byte boundaries take one_per_element's kernels,
+// and the last n mod (vector) elements of a tile are read from global memory.
+#include "kernels/common/hopper_copies.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/map/map_common.cuh"
+
+namespace gpubench::map {
+
+const Step& step_one_per_element();
+
+namespace {
+
+constexpr int kThreads = 256, kTileBytes = 16384;  // of each input, a block
+constexpr int kPixels = 16, kTilePixels = kThreads * kPixels;
+
+template <class T, int V>
+struct alignas(V * sizeof(T)) Vec {
+  T v[V];
+};
+
+// The block's mbarrier, set up by thread 0 before any thread waits on it.
+__device__ __forceinline__ void init_barrier(std::uint64_t* bar) {
+  if (threadIdx.x == 0) {
+    hopper::mbarrier_init(bar, 1);
+    hopper::fence_barrier_init();
+  }
+  __syncthreads();
+}
+
+// Block b takes the kTile elements from b * kTile: the two inputs' tiles
+// land side by side in shared memory, thread t computes vectors t,
+// t + kThreads, ...
+template <class T, class F>
+__global__ void __launch_bounds__(kThreads) bulk_copy(const T* a, const T* b, T* out, std::int64_t n, F f) {
+  constexpr int kTile = kTileBytes / sizeof(T), kV = 16 / sizeof(T);
+  using W = Vec<T, kV>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ std::uint64_t full;
+  T* sa = reinterpret_cast<T*>(smem);
+  T* sb = sa + kTile;
+  const std::int64_t first = std::int64_t(blockIdx.x) * kTile;
+  const int count = n - first < kTile ? int(n - first) : kTile, whole = count / kV * kV;
+  init_barrier(&full);
+  if (whole > 0) {  // (without a copy the barrier's phase would never complete)
+    if (threadIdx.x == 0) {
+      const std::uint32_t bytes = whole * sizeof(T);
+      hopper::mbarrier_arrive_expect_bytes(&full, 2 * bytes);
+      hopper::bulk_load(sa, a + first, bytes, &full);
+      hopper::bulk_load(sb, b + first, bytes, &full);
+    }
+    hopper::mbarrier_wait(&full, 0);
+  }
+  for (int i = threadIdx.x * kV; i < whole; i += kThreads * kV) {
+    const W x = *reinterpret_cast<const W*>(sa + i), y = *reinterpret_cast<const W*>(sb + i);
+    W r;
+#pragma unroll
+    for (int e = 0; e < kV; ++e) r.v[e] = f(x.v[e], y.v[e]);
+    *reinterpret_cast<W*>(out + first + i) = r;
+  }
+  const int tail = whole + threadIdx.x;
+  if (tail < count) out[first + tail] = f(a[first + tail], b[first + tail]);
+}
+
+// Thread t of block b converts pixels b * kTilePixels + 16 t .. + 15 from
+// three 16-byte reads of shared memory.
+__global__ void __launch_bounds__(kThreads) gray_bulk_copy(const unsigned char* rgb, unsigned char* out, std::int64_t n) {
+  __shared__ __align__(16) unsigned char px[3 * kTilePixels];
+  __shared__ std::uint64_t full;
+  const std::int64_t first = std::int64_t(blockIdx.x) * kTilePixels;
+  const int count = n - first < kTilePixels ? int(n - first) : kTilePixels, whole = count / kPixels * kPixels;
+  init_barrier(&full);
+  if (whole > 0) {
+    if (threadIdx.x == 0) {
+      hopper::mbarrier_arrive_expect_bytes(&full, 3 * whole);
+      hopper::bulk_load(px, rgb + 3 * first, 3 * whole, &full);
+    }
+    hopper::mbarrier_wait(&full, 0);
+  }
+  if (threadIdx.x * kPixels < whole) {
+    alignas(16) unsigned char mine[3 * kPixels];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      reinterpret_cast<uint4*>(mine)[k] = reinterpret_cast<const uint4*>(px)[3 * threadIdx.x + k];
+    alignas(16) unsigned char g[kPixels];
+#pragma unroll
+    for (int k = 0; k < kPixels; ++k) g[k] = gray(mine[3 * k], mine[3 * k + 1], mine[3 * k + 2]);
+    reinterpret_cast<uint4*>(out + first)[threadIdx.x] = *reinterpret_cast<const uint4*>(g);
+  }
+  const std::int64_t tail = first + whole + threadIdx.x;
+  if (tail < first + count) out[tail] = gray(rgb[3 * tail], rgb[3 * tail + 1], rgb[3 * tail + 2]);
+}
+
+template <class T>
+struct Kernels {
+  static auto add() { return &bulk_copy<T, VecAdd<T>>; }
+  static auto saxpy() { return &bulk_copy<T, Saxpy<T>>; }
+  static auto gray() { return &gray_bulk_copy; }
+};
+
+bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// Blocks of `per_block` items for n items (n <= 2^38 keeps this under 2^31).
+unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
+
+struct BulkCopy {
+  static constexpr bool kBinary = true;
+  template <class T, class F>
+  static void binary(const T* a, const T* b, T* out, std::int64_t n, F f, cudaStream_t stream) {
+    bulk_copy<T, F><<<blocks(n, kTileBytes / sizeof(T)), kThreads, 2 * kTileBytes, stream>>>(a, b, out, n, f);
+  }
+  static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
+    gray_bulk_copy<<<blocks(n, kTilePixels), kThreads, 0, stream>>>(rgb, out, n);
+  }
+  static Resources resources(const Problem& p) { return resources_of_problem<Kernels>(p); }
+  static std::string unavailable(const Problem&) { return tma_code_missing(reinterpret_cast<const void*>(&gray_bulk_copy)); }
+};
+
+// Arrays not on 16-byte boundaries, which bulk copies cannot take, go to
+// the first step's kernels.
+void run(const Problem& p, const Workspace& ws) {
+  if (aligned(p.a) && (p.op == Op::grayscale || aligned(p.b)) && aligned(p.out)) run_dispatch<BulkCopy>(p, ws);
+  else step_one_per_element().run(p, ws);
+}
+
+}  // namespace
+
+const Step& step_bulk_copy() {
+  static const Step step{"bulk_copy", Ladder::modern, "TMA bulk copies of each block's tiles into shared memory",
+                         Where::device, &run, &BulkCopy::resources, false, false, &BulkCopy::unavailable};
+  return step;
+}
+
+}  // namespace gpubench::map
