@@ -15,13 +15,14 @@
 
 namespace gpubench {
 
-// The address of a driver function, or null where the driver lacks it:
-// the runtime hands it out, so the binary needs no link against libcuda.
+// The address of a driver function, or null where the driver lacks it or
+// cannot be asked: the runtime hands it out, so the binary needs no link
+// against libcuda.
 inline void* driver_entry(const char* name, int version) {
   void* f = nullptr;
   cudaDriverEntryPointQueryResult found{};
-  GPUBENCH_CUDA(cudaGetDriverEntryPointByVersion(name, &f, version, cudaEnableDefault, &found));
-  return found == cudaDriverEntryPointSuccess ? f : nullptr;
+  const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &f, version, cudaEnableDefault, &found);
+  return e == cudaSuccess && found == cudaDriverEntryPointSuccess ? f : nullptr;
 }
 
 inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {

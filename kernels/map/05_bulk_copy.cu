@@ -3,8 +3,9 @@
 // memory with one TMA bulk copy per input, issued by one thread and counted
 // on an mbarrier, then computes from shared memory and stores 16-byte
 // vectors. The loads in flight are no longer bounded by each thread's
-// registers: a block asks for its whole tile with one instruction, which is
-// how thrust's own kernel copies on Hopper. It costs shared memory (32 KiB
+// registers: a block asks for its whole tile with one instruction (as
+// thrust's kernel does on Hopper for all but its first and last two blocks,
+// with tiles sized to its occupancy). It costs shared memory (32 KiB
 // a block for two inputs, which caps the blocks an SM holds) and needs
 // sm_90; arrays not on 16-byte boundaries take one_per_element's kernels,
 // and the last n mod (vector) elements of a tile are read from global memory.
@@ -119,22 +120,33 @@ struct BulkCopy {
   static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
     gray_bulk_copy<<<blocks(n, kTilePixels), kThreads, 0, stream>>>(rgb, out, n);
   }
-  static Resources resources(const Problem& p) { return resources_of_problem<Kernels>(p); }
   static std::string unavailable(const Problem&) { return tma_code_missing(reinterpret_cast<const void*>(&gray_bulk_copy)); }
 };
 
 // Arrays not on 16-byte boundaries, which bulk copies cannot take, go to
 // the first step's kernels.
+bool bulk_copies_take(const Problem& p) {
+  return aligned(p.a) && (p.op == Op::grayscale || aligned(p.b)) && aligned(p.out);
+}
+
 void run(const Problem& p, const Workspace& ws) {
-  if (aligned(p.a) && (p.op == Op::grayscale || aligned(p.b)) && aligned(p.out)) run_dispatch<BulkCopy>(p, ws);
+  if (bulk_copies_take(p)) run_dispatch<BulkCopy>(p, ws);
   else step_one_per_element().run(p, ws);
+}
+
+// The resources of what runs, with the binary kernels' dynamic shared memory.
+Resources resources(const Problem& p) {
+  if (!bulk_copies_take(p)) return step_one_per_element().resources(p);
+  Resources r = resources_of_problem<Kernels>(p);
+  if (p.op != Op::grayscale) r.shared_bytes += 2 * kTileBytes;
+  return r;
 }
 
 }  // namespace
 
 const Step& step_bulk_copy() {
   static const Step step{"bulk_copy", Ladder::modern, "TMA bulk copies of each block's tiles into shared memory",
-                         Where::device, &run, &BulkCopy::resources, false, false, &BulkCopy::unavailable};
+                         Where::device, &run, &resources, false, false, &BulkCopy::unavailable, 90};
   return step;
 }
 

@@ -64,6 +64,7 @@ struct Step {
   bool copies = false;  // the copy baseline: out gets half of bytes_moved from a, not the op
   // Why the step cannot run on the current GPU, or "" (nullptr: it always can).
   std::string (*unavailable)(const Problem&) = nullptr;
+  int min_cc = 0;  // the compute capability the step needs (90: Hopper's TMA), as major * 10 + minor; 0: any
 };
 
 }  // namespace gpubench::map

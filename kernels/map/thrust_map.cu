@@ -7,8 +7,9 @@
 // functor that does not take its arguments' addresses: without the mark
 // thrust must hand it the elements in place in global memory, and on
 // Hopper it launches its prefetching kernel instead of the one that copies
-// tiles into shared memory with TMA bulk copies (what it picks by itself
-// for thrust::plus<float>). thrust reports a failed launch by throwing
+// each block's tile into shared memory first (with TMA bulk copies, but for
+// the first and last two blocks), which it picks by itself for
+// thrust::plus<float>. thrust reports a failed launch by throwing
 // thrust::system_error, which becomes a CudaError like any other.
 #include <cuda/functional>
 #include <thrust/execution_policy.h>

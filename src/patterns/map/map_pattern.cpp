@@ -127,15 +127,17 @@ const Pattern& map_pattern() {
     Pattern d;
     d.name = "map";
     d.title = "element-wise vecadd, saxpy or RGB-to-grayscale on device-resident data";
-    d.help = "Run the map ladder (one thread per element ... 128-bit vectors, thrust, memcpy, cpu)";
+    d.help = "Run the map ladder (one thread per element ... 128-bit vectors, TMA bulk copies, thrust, memcpy, cpu)";
     Axis n = size_axis("n", "Elements (grayscale: pixels): 268435456, 256M, 2^28, a list, or 2^16:2^30", "2^28",
                        std::int64_t(1) << 38);  // one_per_element's blocks of 256 in an unsigned grid
     n.flags = "-n,--n";
     d.axes = {choice_axis("op", "vecadd (a + b), saxpy (alpha a + b) or grayscale (uchar3 in, uchar out)", map::kOps),
               n, dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const map::Step& s : map::ladder())
+    for (const map::Step& s : map::ladder()) {
       d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == map::Where::host});
+      d.steps.back().min_cc = s.min_cc;
+    }
     d.primary = "gbps";
     d.fixture = [](const Point& pt) { return std::make_unique<map::MapFixture>(pt); };
     return d;
