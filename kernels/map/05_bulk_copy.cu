@@ -27,13 +27,23 @@ struct alignas(V * sizeof(T)) Vec {
   T v[V];
 };
 
-// The block's mbarrier, set up by thread 0 before any thread waits on it.
-__device__ __forceinline__ void init_barrier(std::uint64_t* bar) {
+// Brings the block's tile into shared memory: thread 0 sets up the block's
+// mbarrier, expects `bytes` on it and issues the copies issue(bar) makes;
+// every thread waits for them. With no bytes to bring the barrier's phase
+// would never complete, so no thread waits.
+template <class Issue>
+__device__ __forceinline__ void load_tile(std::uint64_t* bar, std::uint32_t bytes, Issue issue) {
   if (threadIdx.x == 0) {
     hopper::mbarrier_init(bar, 1);
     hopper::fence_barrier_init();
   }
   __syncthreads();
+  if (bytes == 0) return;
+  if (threadIdx.x == 0) {
+    hopper::mbarrier_arrive_expect_bytes(bar, bytes);
+    issue(bar);
+  }
+  hopper::mbarrier_wait(bar, 0);
 }
 
 // Block b takes the kTile elements from b * kTile: the two inputs' tiles
@@ -49,16 +59,11 @@ __global__ void __launch_bounds__(kThreads) bulk_copy(const T* a, const T* b, T*
   T* sb = sa + kTile;
   const std::int64_t first = std::int64_t(blockIdx.x) * kTile;
   const int count = n - first < kTile ? int(n - first) : kTile, whole = count / kV * kV;
-  init_barrier(&full);
-  if (whole > 0) {  // (without a copy the barrier's phase would never complete)
-    if (threadIdx.x == 0) {
-      const std::uint32_t bytes = whole * sizeof(T);
-      hopper::mbarrier_arrive_expect_bytes(&full, 2 * bytes);
-      hopper::bulk_load(sa, a + first, bytes, &full);
-      hopper::bulk_load(sb, b + first, bytes, &full);
-    }
-    hopper::mbarrier_wait(&full, 0);
-  }
+  const std::uint32_t bytes = whole * sizeof(T);
+  load_tile(&full, 2 * bytes, [&](std::uint64_t* bar) {
+    hopper::bulk_load(sa, a + first, bytes, bar);
+    hopper::bulk_load(sb, b + first, bytes, bar);
+  });
   for (int i = threadIdx.x * kV; i < whole; i += kThreads * kV) {
     const W x = *reinterpret_cast<const W*>(sa + i), y = *reinterpret_cast<const W*>(sb + i);
     W r;
@@ -77,14 +82,7 @@ __global__ void __launch_bounds__(kThreads) gray_bulk_copy(const unsigned char* 
   __shared__ std::uint64_t full;
   const std::int64_t first = std::int64_t(blockIdx.x) * kTilePixels;
   const int count = n - first < kTilePixels ? int(n - first) : kTilePixels, whole = count / kPixels * kPixels;
-  init_barrier(&full);
-  if (whole > 0) {
-    if (threadIdx.x == 0) {
-      hopper::mbarrier_arrive_expect_bytes(&full, 3 * whole);
-      hopper::bulk_load(px, rgb + 3 * first, 3 * whole, &full);
-    }
-    hopper::mbarrier_wait(&full, 0);
-  }
+  load_tile(&full, 3 * whole, [&](std::uint64_t* bar) { hopper::bulk_load(px, rgb + 3 * first, 3 * whole, bar); });
   if (threadIdx.x * kPixels < whole) {
     alignas(16) unsigned char mine[3 * kPixels];
 #pragma unroll
@@ -120,8 +118,9 @@ struct BulkCopy {
   static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
     gray_bulk_copy<<<blocks(n, kTilePixels), kThreads, 0, stream>>>(rgb, out, n);
   }
-  static std::string unavailable(const Problem&) { return tma_code_missing(reinterpret_cast<const void*>(&gray_bulk_copy)); }
 };
+
+std::string unavailable(const Problem&) { return tma_code_missing(reinterpret_cast<const void*>(&gray_bulk_copy)); }
 
 // Arrays not on 16-byte boundaries, which bulk copies cannot take, go to
 // the first step's kernels.
@@ -146,7 +145,7 @@ Resources resources(const Problem& p) {
 
 const Step& step_bulk_copy() {
   static const Step step{"bulk_copy", Ladder::modern, "TMA bulk copies of each block's tiles into shared memory",
-                         Where::device, &run, &resources, false, false, &BulkCopy::unavailable, 90};
+                         Where::device, &run, &resources, false, false, &unavailable, 90};
   return step;
 }
 
