@@ -17,11 +17,6 @@ namespace {
 
 constexpr int kThreads = 256, kUnroll = 4;
 
-template <class T, int V>
-struct alignas(V * sizeof(T)) Vec {
-  T v[V];
-};
-
 // Block b takes the kThreads * kUnroll vectors from b * kThreads * kUnroll,
 // thread t those at t, t + kThreads, ...: each load instruction of a warp
 // reads 512 contiguous bytes, and the grid covers the array once.
@@ -92,8 +87,6 @@ struct Kernels {
   static auto gray() { return &gray_vectorized<true>; }
 };
 
-bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 // Blocks of kThreads threads for `items` items per thread-slot; at least one
 // (block 0 does the tail). n <= 2^38 keeps this under 2^31.
 unsigned blocks(std::int64_t items) { return unsigned(std::max<std::int64_t>(1, (items + kThreads - 1) / kThreads)); }
@@ -103,14 +96,14 @@ struct Vectorized {
   template <class T, class F>
   static void binary(const T* a, const T* b, T* out, std::int64_t n, F f, cudaStream_t stream) {
     constexpr int kV = 16 / sizeof(T);
-    if (aligned(a) && aligned(b) && aligned(out)) {
+    if (aligned16(a) && aligned16(b) && aligned16(out)) {
       vectorized<T, kV, F><<<blocks((n / kV + kUnroll - 1) / kUnroll), kThreads, 0, stream>>>(a, b, out, n, f);
     } else {
       vectorized<T, 1, F><<<blocks((n + kUnroll - 1) / kUnroll), kThreads, 0, stream>>>(a, b, out, n, f);
     }
   }
   static void grayscale(const unsigned char* rgb, unsigned char* out, std::int64_t n, cudaStream_t stream) {
-    if (aligned(rgb) && aligned(out))
+    if (aligned16(rgb) && aligned16(out))
       gray_vectorized<true><<<blocks(n / kPixels), kThreads, 0, stream>>>(rgb, out, n);
     else
       gray_vectorized<false><<<blocks(n), kThreads, 0, stream>>>(rgb, out, n);

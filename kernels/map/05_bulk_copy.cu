@@ -22,11 +22,6 @@ namespace {
 constexpr int kThreads = 256, kTileBytes = 16384;  // of each input, a block
 constexpr int kPixels = 16, kTilePixels = kThreads * kPixels;
 
-template <class T, int V>
-struct alignas(V * sizeof(T)) Vec {
-  T v[V];
-};
-
 // Brings the block's tile into shared memory: thread 0 sets up the block's
 // mbarrier, expects `bytes` on it and issues the copies issue(bar) makes;
 // every thread waits for them. With no bytes to bring the barrier's phase
@@ -104,8 +99,6 @@ struct Kernels {
   static auto gray() { return &gray_bulk_copy; }
 };
 
-bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 // Blocks of `per_block` items for n items (n <= 2^38 keeps this under 2^31).
 unsigned blocks(std::int64_t n, int per_block) { return unsigned((n + per_block - 1) / per_block); }
 
@@ -125,7 +118,7 @@ std::string unavailable(const Problem&) { return tma_code_missing(reinterpret_ca
 // Arrays not on 16-byte boundaries, which bulk copies cannot take, go to
 // the first step's kernels.
 bool bulk_copies_take(const Problem& p) {
-  return aligned(p.a) && (p.op == Op::grayscale || aligned(p.b)) && aligned(p.out);
+  return aligned16(p.a) && (p.op == Op::grayscale || aligned16(p.b)) && aligned16(p.out);
 }
 
 void run(const Problem& p, const Workspace& ws) {

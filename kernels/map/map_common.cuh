@@ -1,6 +1,6 @@
-// Pieces the map steps share: the operations as functors, the dispatch from
-// a Problem to the kernels' instances, the grid that fills the GPU, and
-// step registration.
+// Pieces the map steps share: the operations as functors, 16-byte vectors,
+// the dispatch from a Problem to the kernels' instances, the grid that
+// fills the GPU, and step registration.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,15 @@
 #include "src/detail/cuda_check.hpp"
 
 namespace gpubench::map {
+
+// V elements of T moved as one vector (16 bytes: one 128-bit access).
+template <class T, int V>
+struct alignas(V * sizeof(T)) Vec {
+  T v[V];
+};
+
+// Whether an array can be read or written in 16-byte vectors.
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <class T>
 struct VecAdd {

@@ -11,6 +11,7 @@
 #include "src/patterns/conv2d/host_conv2d.hpp"
 #include "src/patterns/conv2d/steps.hpp"
 #include "src/patterns/element_types.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace conv2d {
@@ -137,10 +138,8 @@ const Pattern& conv2d_pattern() {
               dtype_axis({DType::f32, DType::f64}),
               choice_axis("boundary", "Pixels outside the image: zero (ghost cells, as in the course)", {"zero"})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const conv2d::Step& s : conv2d::ladder()) {
-      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == conv2d::Where::host});
-      d.steps.back().min_cc = s.min_cc;
-    }
+    for (const conv2d::Step& s : conv2d::ladder())
+      d.steps.push_back(step_info(s, ladder_name(s.ladder), s.where == conv2d::Where::host));
     d.primary = "gpixels";
     d.fixture = [](const Point& pt) { return std::make_unique<conv2d::Conv2dFixture>(pt); };
     return d;

@@ -14,6 +14,7 @@
 #include "src/patterns/gemm/gemm_check.hpp"
 #include "src/patterns/gemm/gemm_inputs.hpp"
 #include "src/patterns/gemm/tensor_peak.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace gemm {
@@ -185,11 +186,8 @@ const Pattern& gemm_pattern() {
               size_axis("k", "Columns of A, rows of B", "4096", INT_MAX - 256)};
     d.ladders = {{"cuda-core", ""}, {"tensor-core", "cuda-core"}, {"baseline", ""}};
     for (const gemm::Step& s : gemm::ladder())
-    {
-      d.steps.push_back({s.name, gemm::ladder_name(s.ladder), s.summary, s.on_host,
-                         {{"precision", gemm::precision_name(s.precision)}}});
-      d.steps.back().min_cc = s.min_cc;
-    }
+      d.steps.push_back(step_info(s, gemm::ladder_name(s.ladder), s.on_host,
+                                  {{"precision", gemm::precision_name(s.precision)}}));
     d.primary = "tflops";
     d.measure = {3, 10, 0.5, 100000, false};
     d.fixture = [](const Point& pt) { return std::make_unique<gemm::GemmFixture>(pt); };

@@ -8,6 +8,7 @@
 #include "src/patterns/element_types.hpp"
 #include "src/patterns/map/host_map.hpp"
 #include "src/patterns/map/steps.hpp"
+#include "src/patterns/step_info.hpp"
 #include "src/patterns/within_tolerance.hpp"
 
 namespace gpubench {
@@ -134,10 +135,8 @@ const Pattern& map_pattern() {
     d.axes = {choice_axis("op", "vecadd (a + b), saxpy (alpha a + b) or grayscale (uchar3 in, uchar out)", map::kOps),
               n, dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const map::Step& s : map::ladder()) {
-      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == map::Where::host});
-      d.steps.back().min_cc = s.min_cc;
-    }
+    for (const map::Step& s : map::ladder())
+      d.steps.push_back(step_info(s, ladder_name(s.ladder), s.where == map::Where::host));
     d.primary = "gbps";
     d.fixture = [](const Point& pt) { return std::make_unique<map::MapFixture>(pt); };
     return d;

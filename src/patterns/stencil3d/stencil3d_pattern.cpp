@@ -10,6 +10,7 @@
 #include "src/patterns/element_types.hpp"
 #include "src/patterns/stencil3d/host_stencil3d.hpp"
 #include "src/patterns/stencil3d/steps.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace stencil3d {
@@ -128,10 +129,8 @@ const Pattern& stencil3d_pattern() {
     d.axes = {size_axis("size", "Cube side in points: 512, a list, or 2^6:2^10", "512", 65535LL * 6),
               dtype_axis({DType::f32, DType::f64})};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
-    for (const stencil3d::Step& s : stencil3d::ladder()) {
-      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == stencil3d::Where::host});
-      d.steps.back().min_cc = s.min_cc;
-    }
+    for (const stencil3d::Step& s : stencil3d::ladder())
+      d.steps.push_back(step_info(s, ladder_name(s.ladder), s.where == stencil3d::Where::host));
     d.primary = "gpoints";
     d.fixture = [](const Point& pt) { return std::make_unique<stencil3d::StencilFixture>(pt); };
     return d;
