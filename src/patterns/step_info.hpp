@@ -1,9 +1,10 @@
 // The StepInfo of a kernel-side step (kernels/<pattern>/*_step.hpp): its
-// name, summary and the compute capability it needs, with the ladder,
-// placement and tags its pattern gives it.
+// name, summary and, where the step has one, the compute capability it
+// needs (min_cc), with the ladder, placement and tags its pattern gives it.
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -12,11 +13,18 @@
 
 namespace gpubench {
 
+namespace detail {
+template <class Step, class = void>
+struct has_min_cc : std::false_type {};
+template <class Step>
+struct has_min_cc<Step, std::void_t<decltype(std::declval<const Step&>().min_cc)>> : std::true_type {};
+}  // namespace detail
+
 template <class KernelStep>
 StepInfo step_info(const KernelStep& s, std::string ladder, bool on_host,
                    nlohmann::json tags = nlohmann::json::object()) {
   StepInfo info{s.name, std::move(ladder), s.summary, on_host, std::move(tags)};
-  info.min_cc = s.min_cc;
+  if constexpr (detail::has_min_cc<KernelStep>::value) info.min_cc = s.min_cc;
   return info;
 }
 

@@ -21,6 +21,7 @@
 #include "src/detail/parallel.hpp"
 #include "src/detail/random.hpp"
 #include "src/patterns/collective/steps.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace collective {
@@ -297,7 +298,7 @@ const Pattern& collective_pattern() {
               choice_axis("op", "Reduction: sum or max", {"sum", "max"})};
     d.ladders = {{"course", ""}, {"baseline", ""}};
     for (const collective::Step& s : collective::ladder()) {
-      StepInfo info{s.name, s.ladder == collective::Ladder::course ? "course" : "baseline", s.summary, false};
+      StepInfo info = step_info(s, s.ladder == collective::Ladder::course ? "course" : "baseline", false);
       info.host_timed = true;
       d.steps.push_back(info);
     }

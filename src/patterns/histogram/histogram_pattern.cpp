@@ -10,6 +10,7 @@
 #include "src/detail/device_buffer.hpp"
 #include "src/patterns/histogram/host_histogram.hpp"
 #include "src/patterns/histogram/steps.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace histogram {
@@ -143,7 +144,7 @@ const Pattern& histogram_pattern() {
                           histogram::entropy_names())};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const histogram::Step& s : histogram::ladder())
-      d.steps.push_back({s.name, ladder_name(s.ladder), s.summary, s.where == histogram::Where::host});
+      d.steps.push_back(step_info(s, ladder_name(s.ladder), s.where == histogram::Where::host));
     d.primary = "gsamples";
     d.fixture = [](const Point& pt) { return std::make_unique<histogram::HistogramFixture>(pt); };
     return d;

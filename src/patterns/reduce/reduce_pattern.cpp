@@ -10,6 +10,7 @@
 #include "src/patterns/element_types.hpp"
 #include "src/patterns/reduce/steps.hpp"
 #include "src/patterns/reduce/host_reduce.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace reduce {
@@ -169,7 +170,7 @@ const Pattern& reduce_pattern() {
               integer_axis("block", "Threads per block: a power of two from 32 to 1024", "256", 32, 1024, true)};
     d.ladders = {{"slides", ""}, {"modern", "slides"}, {"course", ""}, {"baseline", ""}};
     for (const reduce::Step& s : reduce::ladder())
-      d.steps.push_back({s.name, reduce::ladder_name(s.ladder), s.summary, s.where == reduce::Where::host});
+      d.steps.push_back(step_info(s, reduce::ladder_name(s.ladder), s.where == reduce::Where::host));
     d.primary = "gbps";
     d.fixture = [](const Point& pt) { return std::make_unique<reduce::ReduceFixture>(pt); };
     return d;

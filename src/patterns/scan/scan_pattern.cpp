@@ -10,6 +10,7 @@
 #include "src/patterns/element_types.hpp"
 #include "src/patterns/scan/steps.hpp"
 #include "src/patterns/scan/host_scan.hpp"
+#include "src/patterns/step_info.hpp"
 
 namespace gpubench {
 namespace scan {
@@ -125,7 +126,7 @@ const Pattern& scan_pattern() {
               choice_axis("kind", "inclusive (out[i] includes in[i]) or exclusive", {"inclusive", "exclusive"})};
     d.ladders = {{"course", ""}, {"single-pass", ""}, {"baseline", ""}};
     for (const scan::Step& s : scan::ladder())
-      d.steps.push_back({s.name, scan::ladder_name(s.ladder), s.summary, s.where == scan::Where::host});
+      d.steps.push_back(step_info(s, scan::ladder_name(s.ladder), s.where == scan::Where::host));
     d.primary = "gbps";
     d.fixture = [](const Point& pt) { return std::make_unique<scan::ScanFixture>(pt); };
     return d;

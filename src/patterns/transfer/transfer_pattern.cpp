@@ -13,6 +13,7 @@
 #include "src/detail/errors.hpp"
 #include "src/detail/parallel.hpp"
 #include "src/detail/random.hpp"
+#include "src/patterns/step_info.hpp"
 #include "src/patterns/transfer/host_arrays.hpp"
 #include "src/patterns/transfer/steps.hpp"
 #include "src/patterns/within_tolerance.hpp"
@@ -224,7 +225,7 @@ const Pattern& transfer_pattern() {
                            std::int64_t(1) << 36)};
     d.ladders = {{"course", ""}, {"modern", "course"}, {"baseline", ""}};
     for (const transfer::Step& s : transfer::ladder()) {
-      StepInfo info{s.name, ladder_name(s.ladder), s.summary, s.on_host};
+      StepInfo info = step_info(s, ladder_name(s.ladder), s.on_host);
       info.host_timed = !s.on_host;
       d.steps.push_back(info);
     }
